@@ -1,0 +1,18 @@
+# Catch2 2.13 and yaml-cpp 0.7 from Debian: either installed system-wide (apt-get) or
+# unpacked by ci/setup-deps.sh into .deps/prefix (machines with no package registry).
+set(CUCONFORM_DEPS_PREFIX "${CMAKE_SOURCE_DIR}/.deps/prefix" CACHE PATH "unpacked Debian packages")
+if(EXISTS "${CUCONFORM_DEPS_PREFIX}/usr")
+  list(PREPEND CMAKE_PREFIX_PATH "${CUCONFORM_DEPS_PREFIX}/usr")
+endif()
+
+find_package(Catch2 2.13 REQUIRED)
+include(Catch)
+
+# yaml-cpp is linked statically so the executables need no yaml-cpp at run time.
+find_path(YAMLCPP_INCLUDE_DIR yaml-cpp/yaml.h REQUIRED)
+find_library(YAMLCPP_STATIC NAMES libyaml-cpp.a REQUIRED
+             PATH_SUFFIXES lib/x86_64-linux-gnu lib/aarch64-linux-gnu lib)
+add_library(cuconform_yaml INTERFACE)
+target_include_directories(cuconform_yaml SYSTEM INTERFACE ${YAMLCPP_INCLUDE_DIR})
+target_link_libraries(cuconform_yaml INTERFACE ${YAMLCPP_STATIC})
+message(STATUS "cuconform: Catch2 ${Catch2_VERSION} (${Catch2_DIR}), yaml-cpp ${YAMLCPP_STATIC}")

@@ -1,0 +1,76 @@
+// Verbs that only read the specs: list, lint, fixtures.
+#include <iomanip>
+#include <iostream>
+
+#include "harness/cli/verbs.hpp"
+#include "harness/fixture/fixture.hpp"
+#include "harness/spec/catalog.hpp"
+
+namespace cuconform {
+
+bool load_or_report(const Options& o, Catalog* cat) {
+  std::string dir = o.specs.empty() ? default_specs_dir() : o.specs;
+  *cat = load_catalog(dir);
+  for (auto& e : cat->errors) std::cerr << e.str() << "\n";
+  if (!cat->ok()) std::cerr << "cuconform: " << cat->errors.size() << " spec error(s) in " << dir << "\n";
+  return cat->ok();
+}
+
+int cmd_lint(const Options& o) {
+  Catalog cat;
+  if (!load_or_report(o, &cat)) return kExitBadInput;
+  int planned = 0;
+  for (auto& r : cat.rules) planned += r->planned;
+  std::cout << "specs OK: " << cat.dir << ": " << cat.areas.size() << " areas, " << cat.rules.size() << " rules ("
+            << planned << " planned), " << cat.cases.size() << " cases\n";
+  return kExitOk;
+}
+
+int cmd_list(const Options& o) {
+  Catalog cat;
+  if (!load_or_report(o, &cat)) return kExitBadInput;
+  std::vector<const Case*> cases;
+  std::string error;
+  if (!select_cases(cat, o.sel, &cases, &error)) {
+    std::cerr << "cuconform list: " << error << "\n";
+    return kExitBadInput;
+  }
+  ComputeCapability cc;
+  bool plan = o.values.count("--cc");
+  if (plan && !ComputeCapability::parse(o.get("--cc"), &cc)) {
+    std::cerr << "cuconform list: --cc '" << o.get("--cc") << "' is not a compute capability like 8.0\n";
+    return kExitBadInput;
+  }
+  int shown = 0, hidden = 0;
+  for (const Case* c : cases) {
+    const Rule& r = *c->rule;
+    std::string gate = plan ? cc_gate(r.min_cc, r.arch, cc) : "";
+    if (plan && !gate.empty()) {  // host-tool cases too: the feature must exist on that GPU
+      ++hidden;
+      continue;
+    }
+    ++shown;
+    std::string status = r.planned ? "planned" : "";
+    std::cout << std::left << std::setw(58) << c->name << " " << std::setw(12) << to_string(r.kind) << " cc>="
+              << r.min_cc.str() << (r.arch.empty() ? "" : " " + r.arch) << (c->isolated ? " isolated" : "")
+              << (r.needs_gpu() ? "" : " host-tool") << (status.empty() ? "" : " " + status) << "\n";
+  }
+  std::cout << shown << " case(s)";
+  if (plan) std::cout << " apply to cc " << cc.str() << " (" << hidden << " need a newer GPU or another arch)";
+  std::cout << "\n";
+  return kExitOk;
+}
+
+int cmd_fixtures(const Options&) {
+  for (const FixtureInfo* f : all_fixtures()) {
+    std::cout << f->name << "  -- " << f->summary << "\n    params:";
+    for (auto& p : f->params) std::cout << " " << p;
+    for (auto& p : f->optional_params) std::cout << " [" << p << "]";
+    std::cout << "\n    expect:";
+    for (auto& k : f->expect_keys) std::cout << " " << k;
+    std::cout << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace cuconform

@@ -1,0 +1,64 @@
+// cuconform: the conformance suite's command line.
+#include <functional>
+#include <iostream>
+#include <map>
+
+#include "harness/cli/verbs.hpp"
+#include "harness/runner/worker.hpp"
+#include "reporters/report_verbs.hpp"
+
+using namespace cuconform;
+
+static const char* kUsage = R"(usage: cuconform <verb> [options]
+
+  list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
+  run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--verbose]
+                                        run on the local GPU; reports go to DIR (default results/)
+  lint                                  validate specs/ strictly
+  device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
+  fixtures                              the fixtures specs can name
+  report   RESULTS.json [--html F] [--md F]          human reports of a results file
+  compare  BASE.json NEW.json [--known FILE] [--tolerance X]   what changed; exit 1 on regressions
+  merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
+
+filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
+every verb: --specs DIR (default: the specs the executable was built with)
+exit codes: 0 ok, 1 something failed, 2 bad input, 3 no case could run on a GPU
+)";
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  std::string verb = argv[1];
+  if (verb == kWorkerVerb) return worker_main(argc, argv);
+  if (verb == "help" || verb == "--help" || verb == "-h") {
+    std::cout << kUsage;
+    return kExitOk;
+  }
+  struct Entry {
+    VerbSpec spec;
+    std::function<int(const Options&)> fn;
+  };
+  std::map<std::string, Entry> verbs = {
+      {"list", {{{"--cc"}, {}, true}, cmd_list}},
+      {"run", {{{"--out", "--json", "--junit"}, {"--verbose"}, true}, cmd_run}},
+      {"lint", {{{}, {}, false}, cmd_lint}},
+      {"device", {{{}, {}, false}, cmd_device}},
+      {"fixtures", {{{}, {}, false}, cmd_fixtures}},
+  };
+  for (auto& [name, rv] : report_verbs()) verbs[name] = {rv.spec, rv.fn};
+  auto it = verbs.find(verb);
+  if (it == verbs.end()) {
+    std::cerr << "cuconform: unknown verb '" << verb << "'\n\n" << kUsage;
+    return kExitBadInput;
+  }
+  Options o;
+  std::string error;
+  if (!parse_options(verb, it->second.spec, argc, argv, &o, &error)) {
+    std::cerr << "cuconform " << verb << ": " << error << "\n";
+    return kExitBadInput;
+  }
+  return it->second.fn(o);
+}

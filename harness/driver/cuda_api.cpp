@@ -1,0 +1,69 @@
+#include "harness/driver/cuda_api.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+namespace cuconform {
+namespace {
+
+struct Loaded {
+  CudaApi api;
+  bool ok = false;
+  std::string why_not;
+};
+
+Loaded load() {
+  Loaded l;
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    const char* e = dlerror();
+    l.why_not = std::string("no CUDA driver: libcuda.so.1 could not be loaded (") + (e ? e : "?") + ")";
+    return l;
+  }
+  using GetProc = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+  auto get_proc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
+  if (!get_proc) {
+    l.why_not = "CUDA driver too old: libcuda.so.1 has no cuGetProcAddress_v2 (driver for CUDA 12.0+ needed)";
+    return l;
+  }
+  // The version asked for is the toolkit's: the driver hands back the ABI matching cuda.h.
+#define CUCONFORM_RESOLVE(name)                                                              \
+  {                                                                                          \
+    void* fn = nullptr;                                                                      \
+    CUdriverProcAddressQueryResult q{};                                                      \
+    CUresult r = get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q);        \
+    if (r != CUDA_SUCCESS || !fn) {                                                          \
+      l.why_not = "CUDA driver lacks entry point " #name " (query result " +                 \
+                  std::to_string(static_cast<int>(q)) + "); driver older than the toolkit " \
+                  "the suite was built with?";                                               \
+      return l;                                                                              \
+    }                                                                                        \
+    l.api.name = reinterpret_cast<decltype(l.api.name)>(fn);                                 \
+  }
+  CUCONFORM_DRIVER_ENTRY_POINTS(CUCONFORM_RESOLVE)
+#undef CUCONFORM_RESOLVE
+  l.ok = true;
+  return l;
+}
+
+}  // namespace
+
+const CudaApi* cuda_api(std::string* why_not) {
+  static Loaded loaded = load();
+  if (!loaded.ok) {
+    if (why_not) *why_not = loaded.why_not;
+    return nullptr;
+  }
+  return &loaded.api;
+}
+
+std::string cu_error_name(CUresult r) {
+  if (const CudaApi* api = cuda_api()) {
+    const char* name = nullptr;
+    if (api->cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
+  }
+  return "CUresult(" + std::to_string(static_cast<int>(r)) + ")";
+}
+
+}  // namespace cuconform

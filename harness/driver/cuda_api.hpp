@@ -1,0 +1,35 @@
+#pragma once
+// The CUDA Driver API, opened at run time: libcuda.so.1 is dlopen'ed on first use and
+// every entry point is taken through cuGetProcAddress, so nothing links against the driver.
+#include <cuda.h>
+#include <string>
+
+namespace cuconform {
+
+#define CUCONFORM_DRIVER_ENTRY_POINTS(X) \
+  X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) \
+  X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
+  X(cuDeviceGetUuid) X(cuDeviceTotalMem) \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize) \
+  X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) \
+  X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveClusters) \
+  X(cuLaunchKernelEx) \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery) X(cuStreamSynchronize) \
+  X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventElapsedTime) \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) \
+  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) \
+  X(cuTensorMapEncodeTiled) X(cuLinkCreate) X(cuLinkAddData) X(cuLinkComplete) X(cuLinkDestroy)
+
+struct CudaApi {
+#define CUCONFORM_DECLARE(name) decltype(&::name) name = nullptr;
+  CUCONFORM_DRIVER_ENTRY_POINTS(CUCONFORM_DECLARE)
+#undef CUCONFORM_DECLARE
+};
+
+// The loaded API, or nullptr with a plain-language reason ("libcuda.so.1 not found: ...").
+const CudaApi* cuda_api(std::string* why_not = nullptr);
+
+// "CUDA_ERROR_MISALIGNED_ADDRESS" for a result code (works even when no driver is loaded).
+std::string cu_error_name(CUresult r);
+
+}  // namespace cuconform

@@ -1,0 +1,259 @@
+#include "harness/driver/gpu.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+
+#include "harness/driver/cuda_api.hpp"
+#include "harness/driver/embedded_modules.hpp"
+
+namespace cuconform {
+
+const CudaApi* require_cuda_api() {
+  std::string why;
+  const CudaApi* api = cuda_api(&why);
+  if (!api) throw std::runtime_error(why);
+  return api;
+}
+
+DriverError::DriverError(CUresult code, const std::string& call)
+    : std::runtime_error(call + " failed: " + cu_error_name(code)), code_(code),
+      name_(cu_error_name(code)) {}
+
+bool DriverError::poisons_context() const {
+  switch (code_) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void check(CUresult r, const char* call) {
+  if (r != CUDA_SUCCESS) throw DriverError(r, call);
+}
+
+std::string code_path_for(int major, int minor) {
+  // CUCONFORM_SASS_ARCHS is "80,90a": SASS runs on the same major with a minor at least
+  // its own; an 'a' (arch-specific) build runs only on its exact CC.
+  std::stringstream ss(CUCONFORM_SASS_ARCHS);
+  std::string a, best;
+  int best_minor = -1;
+  while (std::getline(ss, a, ',')) {
+    bool specific = !a.empty() && (a.back() == 'a' || a.back() == 'f');
+    std::string digits = specific ? a.substr(0, a.size() - 1) : a;
+    int v = std::atoi(digits.c_str());
+    int ma = v / 10, mi = v % 10;
+    bool ok = ma == major && (specific ? mi == minor : mi <= minor);
+    if (ok && (mi > best_minor || (mi == best_minor && specific))) {
+      best = a;
+      best_minor = mi;
+    }
+  }
+  if (!best.empty()) return "sass sm_" + best;
+  return std::string("jit from compute_") + CUCONFORM_PTX_ARCH +
+         " PTX (no embedded SASS matches sm_" + std::to_string(major * 10 + minor) + ")";
+}
+
+DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes) {
+  CU_CHECK(CU_API.cuMemAlloc(&ptr_, bytes ? bytes : 1));
+}
+DeviceBuffer::~DeviceBuffer() {
+  if (ptr_) CU_API.cuMemFree(ptr_);  // no throw from a destructor
+}
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) {
+  o.ptr_ = 0;
+  o.size_ = 0;
+}
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+  std::swap(ptr_, o.ptr_);
+  std::swap(size_, o.size_);
+  return *this;
+}
+void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset) {
+  if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::upload past the end");
+  CU_CHECK(CU_API.cuMemcpyHtoD(ptr_ + offset, src, bytes));
+}
+void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const {
+  if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::download past the end");
+  CU_CHECK(CU_API.cuMemcpyDtoH(dst, ptr_ + offset, bytes));
+}
+void DeviceBuffer::fill(unsigned char byte) { CU_CHECK(CU_API.cuMemsetD8(ptr_, byte, size_)); }
+
+HostMapped::HostMapped(std::size_t bytes) : size_(bytes) {
+  CU_CHECK(CU_API.cuMemHostAlloc(&host_, bytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+  CU_CHECK(CU_API.cuMemHostGetDevicePointer(&dev_, host_, 0));
+}
+HostMapped::~HostMapped() {
+  if (host_) CU_API.cuMemFreeHost(host_);
+}
+
+Gpu* Gpu::open(std::string* why_not) {
+  static std::unique_ptr<Gpu> gpu;
+  static std::string failure;
+  static bool tried = false;
+  if (tried) {
+    if (!gpu && why_not) *why_not = failure;
+    return gpu.get();
+  }
+  tried = true;
+  const CudaApi* api = cuda_api(&failure);
+  if (!api) {
+    if (why_not) *why_not = failure;
+    return nullptr;
+  }
+  auto fail = [&](const std::string& why) -> Gpu* {
+    failure = why;
+    if (why_not) *why_not = why;
+    return nullptr;
+  };
+  CUresult r = api->cuInit(0);
+  if (r != CUDA_SUCCESS) return fail("no usable GPU: cuInit failed with " + cu_error_name(r));
+  int count = 0;
+  api->cuDeviceGetCount(&count);
+  const char* env = std::getenv("CUCONFORM_DEVICE");
+  int ordinal = env ? std::atoi(env) : 0;
+  if (count <= ordinal)
+    return fail("no GPU: the driver reports " + std::to_string(count) + " device(s), device " +
+                std::to_string(ordinal) + " was asked for");
+  std::unique_ptr<Gpu> g(new Gpu());
+  try {
+    DeviceInfo& d = g->info_;
+    d.ordinal = ordinal;
+    CU_CHECK(api->cuDeviceGet(&g->dev_, ordinal));
+    char name[256] = {};
+    CU_CHECK(api->cuDeviceGetName(name, sizeof name, g->dev_));
+    d.name = name;
+    CUuuid uuid{};
+    CU_CHECK(api->cuDeviceGetUuid(&uuid, g->dev_));
+    char buf[64];
+    std::string u = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+      std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+      u += buf;
+      if (i == 3 || i == 5 || i == 7 || i == 9) u += "-";
+    }
+    d.uuid = u;
+    auto attr = [&](CUdevice_attribute a) {
+      int v = 0;
+      CU_CHECK(api->cuDeviceGetAttribute(&v, a, g->dev_));
+      return v;
+    };
+    d.cc_major = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+    d.cc_minor = attr(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+    d.sm_count = attr(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    d.clock_khz = attr(CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+    d.mem_clock_khz = attr(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    d.mem_bus_bits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+    d.l2_bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+    d.smem_per_block_optin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    CU_CHECK(api->cuDeviceTotalMem(&d.total_mem, g->dev_));
+    CU_CHECK(api->cuDriverGetVersion(&d.driver_version));
+    d.code_path = code_path_for(d.cc_major, d.cc_minor);
+    CU_CHECK(api->cuDevicePrimaryCtxRetain(&g->ctx_, g->dev_));
+    CU_CHECK(api->cuCtxSetCurrent(g->ctx_));
+    CU_CHECK(api->cuStreamCreate(&g->stream_, CU_STREAM_NON_BLOCKING));
+    CU_CHECK(api->cuEventCreate(&g->ev_start_, CU_EVENT_DEFAULT));
+    CU_CHECK(api->cuEventCreate(&g->ev_stop_, CU_EVENT_DEFAULT));
+  } catch (const std::exception& e) {
+    return fail(std::string("GPU setup failed: ") + e.what());
+  }
+  gpu = std::move(g);
+  return gpu.get();
+}
+
+CUfunction Gpu::kernel(const std::string& module, const std::string& function) {
+  auto it = modules_.find(module);
+  if (it == modules_.end()) {
+    const EmbeddedModule* m = embedded_module(module);
+    if (!m) throw std::runtime_error("no embedded kernel module '" + module + "'");
+    CUmodule mod = nullptr;
+    char log[8192] = {};
+    CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
+    CUresult r = CU_API.cuModuleLoadDataEx(&mod, m->data, 2, opts, vals);
+    if (r != CUDA_SUCCESS)
+      throw std::runtime_error("loading module " + module + " (" + m->source + ") failed: " +
+                               cu_error_name(r) + (log[0] ? std::string(": ") + log : ""));
+    it = modules_.emplace(module, mod).first;
+  }
+  CUfunction f = nullptr;
+  CUresult r = CU_API.cuModuleGetFunction(&f, it->second, function.c_str());
+  if (r != CUDA_SUCCESS)
+    throw std::runtime_error("module " + module + " has no kernel '" + function + "' (" +
+                             cu_error_name(r) + ")");
+  return f;
+}
+
+void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
+  if (cfg.smem > 48 * 1024)
+    CU_CHECK(CU_API.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(cfg.smem)));
+  CUlaunchConfig lc{};
+  lc.gridDimX = cfg.grid[0];
+  lc.gridDimY = cfg.grid[1];
+  lc.gridDimZ = cfg.grid[2];
+  lc.blockDimX = cfg.block[0];
+  lc.blockDimY = cfg.block[1];
+  lc.blockDimZ = cfg.block[2];
+  lc.sharedMemBytes = cfg.smem;
+  lc.hStream = stream_;
+  CUlaunchAttribute attr{};
+  if (cfg.cluster[0]) {
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = cfg.cluster[0];
+    attr.value.clusterDim.y = cfg.cluster[1] ? cfg.cluster[1] : 1;
+    attr.value.clusterDim.z = cfg.cluster[2] ? cfg.cluster[2] : 1;
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+  }
+  CU_CHECK(CU_API.cuLaunchKernelEx(&lc, f, args, nullptr));
+}
+
+void Gpu::sync(double timeout_s) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  for (;;) {
+    CUresult r = CU_API.cuStreamQuery(stream_);
+    if (r == CUDA_SUCCESS) return;
+    if (r != CUDA_ERROR_NOT_READY) throw DriverError(r, "kernel execution");
+    if (std::chrono::steady_clock::now() > deadline)
+      throw DeviceTimeout("device work did not finish within " + std::to_string(timeout_s) +
+                          " s (hung wait?)");
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void Gpu::record_start() { CU_CHECK(CU_API.cuEventRecord(ev_start_, stream_)); }
+
+double Gpu::record_stop_and_wait(double timeout_s) {
+  CU_CHECK(CU_API.cuEventRecord(ev_stop_, stream_));
+  sync(timeout_s);
+  float ms = 0;
+  CU_CHECK(CU_API.cuEventElapsedTime(&ms, ev_start_, ev_stop_));
+  return ms;
+}
+
+CUresult Gpu::try_load_ptx(const std::string& ptx, std::string* log) {
+  CUmodule mod = nullptr;
+  char buf[8192] = {};
+  CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* vals[] = {buf, reinterpret_cast<void*>(sizeof buf)};
+  CUresult r = CU_API.cuModuleLoadDataEx(&mod, ptx.c_str(), 2, opts, vals);
+  if (log) *log = buf;
+  if (r == CUDA_SUCCESS) CU_API.cuModuleUnload(mod);
+  return r;
+}
+
+}  // namespace cuconform

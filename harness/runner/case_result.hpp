@@ -1,0 +1,22 @@
+#pragma once
+#include <string>
+
+#include "harness/fixture/observation.hpp"
+
+namespace cuconform {
+
+struct CaseResult {
+  std::string name;
+  Observation obs;
+  double duration_s = 0;
+};
+
+// The device a run used, as the worker saw it; `available` false with `error` when none.
+struct DeviceReport {
+  bool available = false;
+  std::string error;
+  std::string json;  // the worker's DEVICE object, verbatim (see reporters/README.md)
+  std::string name, cc, driver;
+};
+
+}  // namespace cuconform

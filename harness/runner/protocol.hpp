@@ -1,0 +1,19 @@
+#pragma once
+// Lines a worker process writes on fd 3 for its supervisor:
+//   DEVICE {json}     once, when the GPU was opened (or could not be)
+//   START <case>      before a case runs: the supervisor arms that case's time limit
+//   RESULT {json}     the case's result
+#include <string>
+
+#include "harness/runner/case_result.hpp"
+
+namespace cuconform {
+
+class Gpu;
+
+std::string encode_result(const CaseResult& r);
+CaseResult decode_result(const std::string& json);  // throws std::runtime_error
+std::string encode_device(const Gpu* gpu, const std::string& why_not);
+DeviceReport decode_device(const std::string& json);
+
+}  // namespace cuconform

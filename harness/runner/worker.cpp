@@ -1,0 +1,64 @@
+#include "harness/runner/worker.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "harness/driver/gpu.hpp"
+#include "harness/runner/execute.hpp"
+#include "harness/runner/protocol.hpp"
+#include "harness/spec/catalog.hpp"
+
+namespace cuconform {
+
+static void emit(const std::string& line) {
+  std::string l = line + "\n";
+  const char* p = l.data();
+  std::size_t left = l.size();
+  while (left) {
+    ssize_t n = write(kProtocolFd, p, left);
+    if (n <= 0) _exit(4);  // supervisor gone
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+int worker_main(int argc, char** argv) {
+  std::string specs;
+  for (int i = 2; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--specs") specs = argv[i + 1];
+  if (specs.empty()) specs = default_specs_dir();
+  Catalog cat = load_catalog(specs);
+  if (!cat.ok()) {
+    for (auto& e : cat.errors) std::cerr << e.str() << "\n";
+    return 2;
+  }
+  Gpu* gpu = nullptr;
+  std::string why_not;
+  bool opened = false;
+  std::string name;
+  while (std::getline(std::cin, name)) {
+    const Case* c = cat.find_case(name);
+    if (!c) {
+      std::cerr << "worker: unknown case " << name << "\n";
+      return 2;
+    }
+    if (!opened && c->rule->needs_gpu() && !c->rule->planned) {
+      gpu = Gpu::open(&why_not);
+      opened = true;
+      emit("DEVICE " + encode_device(gpu, why_not));
+    }
+    emit("START " + name);
+    CaseResult r = execute_case(*c, gpu, why_not.empty() ? "no GPU opened" : why_not);
+    emit("RESULT " + encode_result(r));
+    if (r.obs.context_poisoned) {
+      std::fflush(nullptr);
+      _exit(0);  // no CUDA teardown in a poisoned context
+    }
+  }
+  return 0;
+}
+
+}  // namespace cuconform

@@ -1,0 +1,12 @@
+#pragma once
+// The worker side of process isolation: `<exe> __worker --specs DIR` reads case names on
+// stdin, runs them in order and reports on fd 3 (protocol.hpp). It exits after a case that
+// poisoned its CUDA context; the supervisor starts a fresh worker for the rest.
+namespace cuconform {
+
+constexpr const char* kWorkerVerb = "__worker";
+constexpr int kProtocolFd = 3;
+
+int worker_main(int argc, char** argv);
+
+}  // namespace cuconform

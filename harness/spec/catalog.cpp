@@ -1,0 +1,376 @@
+#include "harness/spec/catalog.hpp"
+
+#include <unistd.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <set>
+
+#include "harness/fixture/fixture.hpp"
+#include "harness/spec/constraint.hpp"
+#include "harness/spec/expand.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cuconform {
+namespace {
+
+const std::set<std::string> kTopKeys = {"area", "title", "description", "rules"};
+const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min_cc", "arch",
+                                         "kind",    "fixture", "params",    "exclude", "where",
+                                         "expect",  "violation", "status",  "reason", "timeout_s",
+                                         "requires", "tags",   "notes"};
+
+class FileLoader {
+ public:
+  FileLoader(const std::string& file, Catalog& cat) : file_(file), cat_(cat) {}
+
+  void load(std::set<std::string>& ids, std::set<std::string>& areas) {
+    YAML::Node root;
+    try {
+      root = YAML::LoadFile(file_);
+    } catch (const YAML::ParserException& e) {
+      error(e.mark, "YAML syntax error: " + e.msg);
+      return;
+    } catch (const YAML::Exception& e) {
+      error(YAML::Mark::null_mark(), std::string("cannot read: ") + e.what());
+      return;
+    }
+    if (!root.IsMap()) {
+      error(root.Mark(), "a spec file is a mapping with 'area:' and 'rules:'");
+      return;
+    }
+    check_keys(root, kTopKeys, "spec file");
+    Area area;
+    area.file = file_;
+    area.id = scalar(root, "area", true);
+    area.title = scalar(root, "title", false);
+    static const std::regex area_re("^[a-z][a-z0-9_]*$");
+    if (!area.id.empty()) {
+      if (!std::regex_match(area.id, area_re))
+        error(root["area"].Mark(), "area '" + area.id + "' must match [a-z][a-z0-9_]*");
+      if (fs::path(file_).stem() != area.id)
+        error(root["area"].Mark(), "area '" + area.id + "' must live in " + area.id + ".yaml (one file per area)");
+      if (!areas.insert(area.id).second) error(root["area"].Mark(), "area '" + area.id + "' is defined twice");
+    }
+    cat_.areas.push_back(area);
+    YAML::Node rules = root["rules"];
+    if (!rules) return;  // reported by scalar()? no: rules is not scalar; report here
+    if (!rules.IsSequence()) {
+      error(rules.Mark(), "'rules' must be a list");
+      return;
+    }
+    for (const YAML::Node& n : rules) load_rule(n, area.id, ids);
+  }
+
+ private:
+  void error(const YAML::Mark& m, const std::string& msg) {
+    SourceLoc loc{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0};
+    cat_.errors.push_back({loc, msg});
+  }
+
+  void check_keys(const YAML::Node& map, const std::set<std::string>& allowed, const std::string& what) {
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      std::string k = it->first.as<std::string>("");
+      if (!allowed.count(k)) {
+        std::string list;
+        for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        error(it->first.Mark(), "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
+      }
+      if (!seen.insert(k).second) error(it->first.Mark(), "duplicate key '" + k + "' in " + what);
+    }
+  }
+
+  std::string scalar(const YAML::Node& map, const std::string& key, bool required) {
+    YAML::Node v = map[key];
+    if (!v) {
+      if (required) error(map.Mark(), "missing required key '" + key + "'");
+      return "";
+    }
+    if (!v.IsScalar()) {
+      error(v.Mark(), "'" + key + "' must be a single value");
+      return "";
+    }
+    std::string s = v.Scalar();
+    if (required && s.empty()) error(v.Mark(), "'" + key + "' must not be empty");
+    return s;
+  }
+
+  std::vector<std::string> scalar_list(const YAML::Node& v, const std::string& key) {
+    std::vector<std::string> out;
+    if (v.IsScalar()) {
+      out.push_back(v.Scalar());
+    } else if (v.IsSequence()) {
+      for (const YAML::Node& x : v) {
+        if (!x.IsScalar()) {
+          error(x.Mark(), "'" + key + "' entries must be single values");
+          continue;
+        }
+        out.push_back(x.Scalar());
+      }
+    } else {
+      error(v.Mark(), "'" + key + "' must be a value or a list of values");
+    }
+    return out;
+  }
+
+  // params values: a list, or a range written "0..16".
+  std::vector<std::string> param_values(const YAML::Node& v, const std::string& name) {
+    static const std::regex range_re("^(-?[0-9]+)\\.\\.(-?[0-9]+)$");
+    std::smatch m;
+    if (v.IsScalar() && std::regex_match(v.Scalar(), m, range_re)) {
+      std::vector<std::string> out;
+      long lo = std::stol(m[1]), hi = std::stol(m[2]);
+      if (hi < lo || hi - lo > 4096) error(v.Mark(), "param '" + name + "': bad range " + v.Scalar());
+      else for (long i = lo; i <= hi; ++i) out.push_back(std::to_string(i));
+      return out;
+    }
+    if (!v.IsSequence()) {
+      error(v.Mark(), "param '" + name + "' must be a list of values or a range 'A..B'");
+      return {};
+    }
+    return scalar_list(v, "params." + name);
+  }
+
+  Expectations expectations(const YAML::Node& v, const std::string& key, const FixtureInfo* fx) {
+    Expectations e;
+    if (!v) return e;
+    if (!v.IsMap()) {
+      error(v.Mark(), "'" + key + "' must be a mapping");
+      return e;
+    }
+    check_dupes(v, key);
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      std::string k = it->first.as<std::string>("");
+      if (fx && !fx->expect_keys.count(k) && !kGenericExpectKeys.count(k)) {
+        std::string list;
+        for (auto& a : fx->expect_keys) list += (list.empty() ? "" : ", ") + a;
+        for (auto& a : kGenericExpectKeys) list += (list.empty() ? "" : ", ") + a;
+        error(it->first.Mark(), "fixture " + fx->name + " does not know expectation '" + k + "' (known: " + list + ")");
+      }
+      e.values[k] = scalar_list(it->second, key + "." + k);
+    }
+    return e;
+  }
+
+  void check_dupes(const YAML::Node& map, const std::string& what) {
+    std::set<std::string> seen;
+    for (auto it = map.begin(); it != map.end(); ++it)
+      if (!seen.insert(it->first.as<std::string>("")).second)
+        error(it->first.Mark(), "duplicate key '" + it->first.as<std::string>("") + "' in " + what);
+  }
+
+  void load_rule(const YAML::Node& n, const std::string& area, std::set<std::string>& ids) {
+    if (!n.IsMap()) {
+      error(n.Mark(), "each rule is a mapping");
+      return;
+    }
+    std::size_t errors_before = cat_.errors.size();
+    auto r = std::make_unique<Rule>();
+    r->area = area;
+    r->loc = {file_, n.Mark().line + 1, n.Mark().column + 1};
+    check_keys(n, kRuleKeys, "rule");
+    r->id = scalar(n, "id", true);
+    static const std::regex id_re("^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+$");
+    if (!r->id.empty()) {
+      if (!std::regex_match(r->id, id_re))
+        error(n["id"].Mark(), "rule id '" + r->id + "' must be dotted lower-case words (area.topic.rule)");
+      else if (!area.empty() && r->id.rfind(area + ".", 0) != 0)
+        error(n["id"].Mark(), "rule id '" + r->id + "' must start with its area '" + area + ".'");
+      if (!ids.insert(r->id).second) error(n["id"].Mark(), "duplicate rule id '" + r->id + "'");
+    }
+    r->text = scalar(n, "rule", true);
+    r->source = scalar(n, "source", true);
+    std::string cc = scalar(n, "min_cc", true);
+    if (!cc.empty() && !ComputeCapability::parse(cc, &r->min_cc))
+      error(n["min_cc"].Mark(), "min_cc '" + cc + "' is not a compute capability like \"8.0\"");
+    r->arch = scalar(n, "arch", false);
+    if (!r->arch.empty() && !valid_arch_gate(r->arch))
+      error(n["arch"].Mark(), "arch '" + r->arch + "' is not an arch gate like sm_90a");
+    if (!r->arch.empty() && r->arch.size() > 3) {
+      ComputeCapability gate_cc;
+      std::string d = r->arch.substr(3);
+      if (d.back() == 'a' || d.back() == 'f') d.pop_back();
+      if (ComputeCapability::parse(d.substr(0, d.size() - 1) + "." + d.back(), &gate_cc) && !(r->min_cc <= gate_cc))
+        error(n["arch"].Mark(), "arch " + r->arch + " is below min_cc " + r->min_cc.str());
+    }
+    std::string kind = scalar(n, "kind", true);
+    if (!kind.empty() && !parse_kind(kind, &r->kind))
+      error(n["kind"].Mark(), "kind '" + kind + "' must be positive, negative, performance or codegen");
+    std::string status = scalar(n, "status", false);
+    if (status == "planned") r->planned = true;
+    else if (!status.empty() && status != "active")
+      error(n["status"].Mark(), "status '" + status + "' must be active or planned");
+    r->planned_reason = scalar(n, "reason", false);
+    if (r->planned && r->planned_reason.empty())
+      error(n.Mark(), "a planned rule needs 'reason:' (why it cannot be tested yet)");
+    if (!r->planned && !r->planned_reason.empty() && n["reason"])
+      error(n["reason"].Mark(), "'reason' belongs to planned rules only");
+    r->notes = scalar(n, "notes", false);
+
+    r->fixture = scalar(n, "fixture", !r->planned);
+    const FixtureInfo* fx = nullptr;
+    if (!r->fixture.empty()) {
+      fx = find_fixture(r->fixture);
+      if (!fx) error(n["fixture"].Mark(), "unknown fixture '" + r->fixture + "' (see `cuconform fixtures`)");
+    }
+
+    if (YAML::Node p = n["params"]) {
+      if (!p.IsMap()) {
+        error(p.Mark(), "'params' must be a mapping of name: [values]");
+      } else {
+        check_dupes(p, "params");
+        for (auto it = p.begin(); it != p.end(); ++it) {
+          ParamAxis ax{it->first.as<std::string>(""), param_values(it->second, it->first.as<std::string>(""))};
+          static const std::regex name_re("^[a-z][a-z0-9_]*$");
+          if (!std::regex_match(ax.name, name_re))
+            error(it->first.Mark(), "param name '" + ax.name + "' must match [a-z][a-z0-9_]*");
+          std::set<std::string> uniq(ax.values.begin(), ax.values.end());
+          if (ax.values.empty()) error(it->second.Mark(), "param '" + ax.name + "' has no values");
+          if (uniq.size() != ax.values.size()) error(it->second.Mark(), "param '" + ax.name + "' repeats a value");
+          if (fx && ax.name != "variant" && !fx->params.count(ax.name) && !fx->optional_params.count(ax.name))
+            error(it->first.Mark(), "fixture " + fx->name + " takes no parameter '" + ax.name + "'");
+          r->params.push_back(std::move(ax));
+        }
+      }
+    }
+    if (fx && !r->planned) {
+      for (auto& need : fx->params) {
+        bool given = std::any_of(r->params.begin(), r->params.end(), [&](auto& a) { return a.name == need; });
+        if (!given) error(n.Mark(), "rule " + r->id + ": fixture " + fx->name + " needs parameter '" + need + "'");
+      }
+    }
+    auto has_param = [&](const std::string& k) {
+      return std::any_of(r->params.begin(), r->params.end(), [&](auto& a) { return a.name == k; });
+    };
+    if (YAML::Node ex = n["exclude"]) {
+      if (!ex.IsSequence()) error(ex.Mark(), "'exclude' must be a list of {param: value} mappings");
+      else
+        for (const YAML::Node& e : ex) {
+          if (!e.IsMap()) {
+            error(e.Mark(), "each exclude entry is a {param: value} mapping");
+            continue;
+          }
+          std::map<std::string, std::string> m;
+          for (auto it = e.begin(); it != e.end(); ++it) {
+            std::string k = it->first.as<std::string>("");
+            if (!has_param(k)) error(it->first.Mark(), "exclude names unknown param '" + k + "'");
+            m[k] = it->second.as<std::string>("");
+          }
+          r->exclude.push_back(m);
+        }
+    }
+    if (YAML::Node w = n["where"]) {
+      r->where = scalar_list(w, "where");
+      std::map<std::string, std::string> probe;
+      for (auto& a : r->params) probe[a.name] = a.values.empty() ? "" : a.values.front();
+      for (auto& expr : r->where) {
+        try {
+          eval_constraint(expr, probe);
+        } catch (const std::invalid_argument& e) {
+          error(w.Mark(), e.what());
+        }
+      }
+    }
+    r->expect = expectations(n["expect"], "expect", fx);
+    r->violation = expectations(n["violation"], "violation", fx);
+    if (r->kind == Kind::negative && !r->planned) {
+      auto it = std::find_if(r->params.begin(), r->params.end(), [](auto& a) { return a.name == "variant"; });
+      std::set<std::string> v;
+      if (it != r->params.end()) v.insert(it->values.begin(), it->values.end());
+      if (v != std::set<std::string>{"control", "violation"})
+        error(n.Mark(), "negative rule " + r->id + " needs param 'variant: [control, violation]' (the control is the valid neighbour that must pass)");
+      if (r->violation.values.empty())
+        error(n.Mark(), "negative rule " + r->id + " needs 'violation:' (what the violating case must produce)");
+    } else if (n["violation"]) {
+      error(n["violation"].Mark(), "'violation' belongs to negative rules only");
+    }
+    if (YAML::Node t = n["timeout_s"]) {
+      try {
+        r->timeout_s = t.as<double>();
+        if (r->timeout_s <= 0 || r->timeout_s > 600) error(t.Mark(), "timeout_s must be in (0, 600]");
+      } catch (const YAML::Exception&) {
+        error(t.Mark(), "timeout_s must be a number of seconds");
+      }
+    }
+    if (YAML::Node q = n["requires"]) {
+      for (auto& s : scalar_list(q, "requires")) {
+        Requirement req;
+        if (parse_requirement(s, &req)) r->requires_.push_back(req);
+        else error(q.Mark(), "requires '" + s + "' must be gpu, ptxas or cuobjdump");
+      }
+    } else {
+      r->requires_.push_back(Requirement::gpu);
+    }
+    if (YAML::Node t = n["tags"]) {
+      static const std::regex tag_re("^[a-z0-9][a-z0-9_.-]*$");
+      for (auto& s : scalar_list(t, "tags")) {
+        if (!std::regex_match(s, tag_re)) error(t.Mark(), "tag '" + s + "' must match [a-z0-9][a-z0-9_.-]*");
+        r->tags.push_back(s);
+      }
+    }
+    if (cat_.errors.size() == errors_before) cat_.rules.push_back(std::move(r));
+  }
+
+  std::string file_;
+  Catalog& cat_;
+};
+
+}  // namespace
+
+const Case* Catalog::find_case(const std::string& name) const {
+  for (const Case& c : cases)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+Catalog load_spec_files(const std::vector<std::string>& files, const std::string& dir) {
+  Catalog cat;
+  cat.dir = dir;
+  std::set<std::string> ids, areas;
+  for (auto& f : files) FileLoader(f, cat).load(ids, areas);
+  std::set<std::string> names;
+  for (auto& r : cat.rules) {
+    std::size_t before = cat.cases.size();
+    expand_rule(*r, cat.cases, cat.errors);
+    if (cat.cases.size() == before && !r->planned)
+      cat.errors.push_back({r->loc, "rule " + r->id + " expands to no case (exclude/where remove every combination)"});
+    for (std::size_t i = before; i < cat.cases.size(); ++i)
+      if (!names.insert(cat.cases[i].name).second)
+        cat.errors.push_back({r->loc, "case name '" + cat.cases[i].name + "' is not unique"});
+  }
+  return cat;
+}
+
+Catalog load_catalog(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    Catalog cat;
+    cat.dir = dir;
+    cat.errors.push_back({SourceLoc{dir, 0, 0}, "specs folder not found"});
+    return cat;
+  }
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".yaml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  Catalog cat = load_spec_files(files, dir);
+  if (files.empty()) cat.errors.push_back({SourceLoc{dir, 0, 0}, "no *.yaml spec files in this folder"});
+  return cat;
+}
+
+std::string default_specs_dir() {
+  if (const char* env = std::getenv("CUCONFORM_SPECS")) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path cand : {exe.parent_path() / "specs", exe.parent_path() / ".." / "share" / "cuconform" / "specs"})
+      if (fs::is_directory(cand, ec)) return fs::weakly_canonical(cand).string();
+  }
+  return CUCONFORM_SOURCE_SPECS_DIR;
+}
+
+}  // namespace cuconform

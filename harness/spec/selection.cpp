@@ -1,0 +1,59 @@
+#include "harness/spec/selection.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+
+namespace cuconform {
+
+std::vector<std::string> Selection::describe() const {
+  std::vector<std::string> d;
+  for (auto& a : areas) d.push_back("--area " + a);
+  for (auto& r : rules) d.push_back("--rule " + r);
+  for (auto& t : tags) d.push_back("--tag " + t);
+  for (auto& k : kinds) d.push_back("--kind " + k);
+  return d;
+}
+
+static bool any_of(const std::vector<std::string>& wanted, auto pred) {
+  return wanted.empty() || std::any_of(wanted.begin(), wanted.end(), pred);
+}
+
+bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Case*>* out, std::string* error) {
+  for (auto& a : sel.areas) {
+    bool known = std::any_of(cat.areas.begin(), cat.areas.end(), [&](const Area& x) { return x.id == a; });
+    if (!known) {
+      std::string list;
+      for (auto& x : cat.areas) list += (list.empty() ? "" : ", ") + x.id;
+      *error = "unknown area '" + a + "' (areas: " + list + ")";
+      return false;
+    }
+  }
+  for (auto& k : sel.kinds) {
+    Kind kind;
+    if (!parse_kind(k, &kind)) {
+      *error = "unknown kind '" + k + "' (positive, negative, performance, codegen)";
+      return false;
+    }
+  }
+  out->clear();
+  for (const Case& c : cat.cases) {
+    const Rule& r = *c.rule;
+    bool ok = any_of(sel.areas, [&](auto& a) { return r.area == a; }) &&
+              any_of(sel.kinds, [&](auto& k) { return k == to_string(r.kind); }) &&
+              any_of(sel.rules, [&](auto& g) {
+                return fnmatch(g.c_str(), r.id.c_str(), 0) == 0 || fnmatch(g.c_str(), c.name.c_str(), 0) == 0;
+              }) &&
+              any_of(sel.tags, [&](auto& t) { return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end(); });
+    if (ok) out->push_back(&c);
+  }
+  if (out->empty()) {
+    std::string d;
+    for (auto& x : sel.describe()) d += (d.empty() ? "" : " ") + x;
+    *error = "the filters select no case" + (d.empty() ? std::string(" (the catalog is empty)") : ": " + d);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace cuconform

@@ -1,0 +1,21 @@
+#pragma once
+// Filters shared by every verb: --area, --rule (glob on rule id or case name), --tag,
+// --kind; values of one filter are alternatives, different filters must all hold.
+#include <string>
+#include <vector>
+
+#include "harness/spec/catalog.hpp"
+
+namespace cuconform {
+
+struct Selection {
+  std::vector<std::string> areas, rules, tags, kinds;
+  bool any() const { return !areas.empty() || !rules.empty() || !tags.empty() || !kinds.empty(); }
+  std::vector<std::string> describe() const;  // "--area ldgsts", ...
+};
+
+// The selected cases in catalog order; on bad input (unknown area or kind, or filters that
+// select nothing) returns false with `error` set.
+bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Case*>* out, std::string* error);
+
+}  // namespace cuconform

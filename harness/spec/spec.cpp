@@ -1,0 +1,94 @@
+#include "harness/spec/spec.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace cuconform {
+
+std::string SourceLoc::str() const {
+  if (line <= 0) return file;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(col);
+}
+
+const char* to_string(Kind k) {
+  switch (k) {
+    case Kind::positive: return "positive";
+    case Kind::negative: return "negative";
+    case Kind::performance: return "performance";
+    case Kind::codegen: return "codegen";
+  }
+  return "?";
+}
+
+bool parse_kind(const std::string& s, Kind* out) {
+  for (Kind k : {Kind::positive, Kind::negative, Kind::performance, Kind::codegen})
+    if (s == to_string(k)) {
+      *out = k;
+      return true;
+    }
+  return false;
+}
+
+const char* to_string(Requirement r) {
+  switch (r) {
+    case Requirement::gpu: return "gpu";
+    case Requirement::ptxas: return "ptxas";
+    case Requirement::cuobjdump: return "cuobjdump";
+  }
+  return "?";
+}
+
+bool parse_requirement(const std::string& s, Requirement* out) {
+  for (Requirement r : {Requirement::gpu, Requirement::ptxas, Requirement::cuobjdump})
+    if (s == to_string(r)) {
+      *out = r;
+      return true;
+    }
+  return false;
+}
+
+std::string Expectations::str(const std::string& key, const std::string& fallback) const {
+  auto it = values.find(key);
+  if (it == values.end() || it->second.empty()) return fallback;
+  return it->second.front();
+}
+
+double Expectations::num(const std::string& key, double fallback) const {
+  auto it = values.find(key);
+  if (it == values.end() || it->second.empty()) return fallback;
+  return std::strtod(it->second.front().c_str(), nullptr);
+}
+
+const std::vector<std::string>& Expectations::list(const std::string& key) const {
+  static const std::vector<std::string> none;
+  auto it = values.find(key);
+  return it == values.end() ? none : it->second;
+}
+
+bool Rule::needs_gpu() const {
+  for (Requirement r : requires_)
+    if (r == Requirement::gpu) return true;
+  return false;
+}
+
+bool Case::has_param(const std::string& key) const {
+  for (auto& [k, _] : params)
+    if (k == key) return true;
+  return false;
+}
+
+std::string Case::param(const std::string& key) const {
+  for (auto& [k, v] : params)
+    if (k == key) return v;
+  throw std::out_of_range("case " + name + " has no parameter '" + key + "'");
+}
+
+long long Case::param_int(const std::string& key) const {
+  std::string v = param(key);
+  char* end = nullptr;
+  long long n = std::strtoll(v.c_str(), &end, 0);
+  if (v.empty() || *end) throw std::invalid_argument("case " + name + ": parameter '" + key + "' is not an integer: " + v);
+  return n;
+}
+
+}  // namespace cuconform

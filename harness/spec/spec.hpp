@@ -1,0 +1,75 @@
+#pragma once
+// The in-memory form of specs/*.yaml: rules (what the docs say) and the cases they expand to.
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/spec/compute_capability.hpp"
+
+namespace cuconform {
+
+struct SourceLoc {
+  std::string file;
+  int line = 0, col = 0;  // 1-based; 0 when unknown
+  std::string str() const;
+};
+
+enum class Kind { positive, negative, performance, codegen };
+const char* to_string(Kind k);
+bool parse_kind(const std::string& s, Kind* out);
+
+// What a case needs besides the fixture itself.
+enum class Requirement { gpu, ptxas, cuobjdump };
+const char* to_string(Requirement r);
+bool parse_requirement(const std::string& s, Requirement* out);
+
+// Expectations: fixture-defined keys with a scalar or a list of scalars.
+struct Expectations {
+  std::map<std::string, std::vector<std::string>> values;
+  bool has(const std::string& key) const { return values.count(key) != 0; }
+  std::string str(const std::string& key, const std::string& fallback = "") const;
+  double num(const std::string& key, double fallback) const;
+  const std::vector<std::string>& list(const std::string& key) const;
+};
+
+struct ParamAxis {
+  std::string name;
+  std::vector<std::string> values;
+};
+
+struct Rule {
+  std::string id, area, text, source;
+  ComputeCapability min_cc;
+  std::string arch;  // exact-arch gate such as "sm_90a"; empty when none
+  Kind kind = Kind::positive;
+  std::string fixture;
+  std::vector<ParamAxis> params;
+  std::vector<std::map<std::string, std::string>> exclude;
+  std::vector<std::string> where;  // constraint expressions over params
+  Expectations expect;             // every case
+  Expectations violation;          // negative rules: what the violating case must produce
+  bool planned = false;
+  std::string planned_reason;
+  double timeout_s = 10.0;
+  std::vector<Requirement> requires_;
+  std::vector<std::string> tags;
+  std::string notes;
+  SourceLoc loc;
+  bool needs_gpu() const;
+};
+
+struct Case {
+  const Rule* rule = nullptr;
+  std::string name;  // stable dotted name: <rule id>.<param>...
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::string> tags;
+  Expectations expect;  // rule.expect, plus rule.violation for the violating variant
+  bool isolated = false;  // expects a device fault: runs in a process of its own
+  bool is_violation = false;
+  std::string param(const std::string& key) const;  // throws when absent
+  bool has_param(const std::string& key) const;
+  long long param_int(const std::string& key) const;
+};
+
+}  // namespace cuconform

@@ -1,0 +1,39 @@
+#include "reporters/run_report.hpp"
+
+#include <ctime>
+
+namespace cuconform {
+
+std::map<std::string, int> RunReport::counts() const {
+  std::map<std::string, int> m;
+  for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::not_supported, Verdict::timeout,
+                    Verdict::crash, Verdict::planned})
+    m[to_string(v)] = 0;
+  for (auto& e : entries) ++m[to_string(e.r.obs.verdict)];
+  return m;
+}
+
+int RunReport::failures() const {
+  int n = 0;
+  for (auto& e : entries) n += is_failure(e.r.obs.verdict);
+  return n;
+}
+
+bool RunReport::no_gpu_ran() const {
+  bool wanted = false;
+  for (auto& e : entries) {
+    if (!e.c->rule->needs_gpu() || e.c->rule->planned) continue;
+    wanted = true;
+    if (e.r.obs.verdict != Verdict::not_supported) return false;
+  }
+  return wanted && !device.available;
+}
+
+std::string utc_now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+}  // namespace cuconform

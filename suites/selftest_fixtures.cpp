@@ -1,0 +1,52 @@
+// Fixtures that exercise the harness itself without a GPU: a pass, a failure, a process
+// crash, a hang and a "fault" that poisons the worker, so the supervisor's recovery is
+// tested on every machine. Only the test executable has them (suites/testdata/specs).
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <thread>
+
+#include <unistd.h>
+
+#include "harness/driver/gpu.hpp"
+#include "harness/fixture/fixture.hpp"
+
+namespace cuconform {
+namespace {
+
+Observation echo(FixtureContext& ctx) {
+  Observation o;
+  long long v = ctx.param_int("value");
+  long long want = static_cast<long long>(ctx.expect().num("value", 0));
+  o.measure("value", static_cast<double>(v));
+  return o.judge(v == want, std::to_string(want), std::to_string(v));
+}
+
+Observation behave(FixtureContext& ctx) {
+  if (ctx.c.is_violation) throw DriverError(CUDA_ERROR_MISALIGNED_ADDRESS, "selftest violation");
+  std::string how = ctx.param("how");
+  if (how == "abort") std::abort();
+  if (how == "segv") std::raise(SIGSEGV);
+  if (how == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
+  if (how == "throw") throw std::runtime_error("fixture bug");
+  if (how == "fault") throw DriverError(CUDA_ERROR_MISALIGNED_ADDRESS, "selftest launch");
+  if (how == "pid") {  // reports its process id, so tests see which worker ran it
+    Observation o;
+    o.measure("pid", static_cast<double>(getpid()));
+    return o.judge(true, "any", std::to_string(getpid()));
+  }
+  return Observation().judge(true, "ok", "ok");
+}
+
+CUCONFORM_FIXTURE({.name = "selftest.echo",
+                   .summary = "passes when param value equals expect.value",
+                   .params = {"value"},
+                   .expect_keys = {"value"},
+                   .run = echo});
+CUCONFORM_FIXTURE({.name = "selftest.behave",
+                   .summary = "abort | segv | hang | throw | fault | pid | ok",
+                   .params = {"how"},
+                   .run = behave});
+
+}  // namespace
+}  // namespace cuconform

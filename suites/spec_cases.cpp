@@ -1,0 +1,105 @@
+#include "suites/spec_cases.hpp"
+
+#define CATCH_CONFIG_EXTERNAL_INTERFACES  // TestEventListenerBase
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <iostream>
+
+#include "harness/runner/supervisor.hpp"
+#include "harness/spec/catalog.hpp"
+#include "harness/util/json.hpp"
+
+namespace cuconform {
+namespace {
+
+SpecCaseTally g_tally;
+
+Catalog& catalog() {
+  static Catalog cat = load_catalog(default_specs_dir());
+  return cat;
+}
+
+class SpecCaseInvoker : public Catch::ITestInvoker {
+ public:
+  explicit SpecCaseInvoker(const Case* c) : c_(c) {}
+  void invoke() const override {
+    ++g_tally.ran;
+    SuperviseOptions so;
+    so.specs_dir = catalog().dir;
+    SuperviseOutcome out = supervise({c_}, so);
+    const CaseResult& r = out.results.front();
+    const Observation& o = r.obs;
+    std::string summary = std::string(to_string(o.verdict)) + ": " + o.reason;
+    for (auto& [k, v] : o.measurements) UNSCOPED_INFO(k << " = " << json_number(v));
+    for (auto& [k, v] : o.facts) UNSCOPED_INFO(k << " = " << v);
+    switch (o.verdict) {
+      case Verdict::pass:
+        SUCCEED(summary);
+        break;
+      case Verdict::not_supported:
+      case Verdict::planned:
+        ++g_tally.skipped;
+        // Catch2 2.13 has no SKIP: a warning and no assertion, and exit code 77 for CTest.
+        WARN("SKIPPED (" << to_string(o.verdict) << "): " << o.reason);
+        break;
+      default:
+        FAIL(summary << "\n  expected: " << o.expected << "\n  observed: " << o.observed);
+    }
+  }
+
+ private:
+  const Case* c_;
+};
+
+class SpecLoadFailure : public Catch::ITestInvoker {
+ public:
+  void invoke() const override {
+    std::string all;
+    for (auto& e : catalog().errors) all += e.str() + "\n";
+    FAIL("specs did not load:\n" << all);
+  }
+};
+
+// Counts non-spec test cases so a binary that also ran host tests never exits 77.
+struct TallyListener : Catch::TestEventListenerBase {
+  using TestEventListenerBase::TestEventListenerBase;
+  void testCaseStarting(Catch::TestCaseInfo const& info) override {
+    if (info.tags.empty() || std::find(info.tags.begin(), info.tags.end(), "host") != info.tags.end())
+      ++g_tally.others;
+  }
+  void testRunEnded(Catch::TestRunStats const&) override {
+    if (g_tally.ran)
+      std::cout << "cuconform: " << g_tally.ran << " spec case(s) run, " << g_tally.skipped
+                << " skipped (not-supported/planned), never counted as passed\n";
+  }
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(TallyListener)
+
+const SpecCaseTally& spec_case_tally() { return g_tally; }
+
+void register_spec_cases() {
+  static std::deque<std::string> strings;  // Catch2 keeps StringRefs to these
+  Catalog& cat = catalog();
+  if (!cat.ok()) {
+    strings.push_back("specs.load");
+    strings.push_back("[specs]");
+    Catch::AutoReg(new SpecLoadFailure(), CATCH_INTERNAL_LINEINFO, "", Catch::NameAndTags{strings[strings.size() - 2], strings.back()});
+    return;
+  }
+  for (const Case& c : cat.cases) {
+    std::string tags;
+    for (auto& t : c.tags) tags += "[" + t + "]";
+    strings.push_back(c.name);
+    const std::string& name = strings.back();
+    strings.push_back(tags);
+    const std::string& tagstr = strings.back();
+    Catch::AutoReg(new SpecCaseInvoker(&c), Catch::SourceLineInfo(c.rule->loc.file.c_str(), static_cast<std::size_t>(c.rule->loc.line)),
+                   "", Catch::NameAndTags{name, tagstr});
+  }
+}
+
+}  // namespace cuconform
