@@ -63,7 +63,34 @@ std::string cu_error_name(CUresult r) {
     const char* name = nullptr;
     if (api->cuGetErrorName(r, &name) == CUDA_SUCCESS && name) return name;
   }
-  return "CUresult(" + std::to_string(static_cast<int>(r)) + ")";
+  // No driver (or it does not know the code): the names of the codes the suite checks.
+  switch (r) {
+#define CUCONFORM_NAME(code) \
+  case code:                 \
+    return #code;
+    CUCONFORM_NAME(CUDA_SUCCESS)
+    CUCONFORM_NAME(CUDA_ERROR_INVALID_VALUE)
+    CUCONFORM_NAME(CUDA_ERROR_OUT_OF_MEMORY)
+    CUCONFORM_NAME(CUDA_ERROR_NOT_INITIALIZED)
+    CUCONFORM_NAME(CUDA_ERROR_NO_DEVICE)
+    CUCONFORM_NAME(CUDA_ERROR_INVALID_PTX)
+    CUCONFORM_NAME(CUDA_ERROR_NOT_FOUND)
+    CUCONFORM_NAME(CUDA_ERROR_NOT_READY)
+    CUCONFORM_NAME(CUDA_ERROR_ILLEGAL_ADDRESS)
+    CUCONFORM_NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    CUCONFORM_NAME(CUDA_ERROR_LAUNCH_TIMEOUT)
+    CUCONFORM_NAME(CUDA_ERROR_ASSERT)
+    CUCONFORM_NAME(CUDA_ERROR_HARDWARE_STACK_ERROR)
+    CUCONFORM_NAME(CUDA_ERROR_ILLEGAL_INSTRUCTION)
+    CUCONFORM_NAME(CUDA_ERROR_MISALIGNED_ADDRESS)
+    CUCONFORM_NAME(CUDA_ERROR_INVALID_ADDRESS_SPACE)
+    CUCONFORM_NAME(CUDA_ERROR_INVALID_PC)
+    CUCONFORM_NAME(CUDA_ERROR_LAUNCH_FAILED)
+    CUCONFORM_NAME(CUDA_ERROR_INVALID_CLUSTER_SIZE)
+#undef CUCONFORM_NAME
+    default:
+      return "CUresult(" + std::to_string(static_cast<int>(r)) + ")";
+  }
 }
 
 }  // namespace cuconform

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On a GPU machine: unpack the carried dependencies, build with all cores, run the whole
+# suite (the main job, then the same cases through CTest), and write the reports into the
+# output folder given (default $OUT, else results-gpu/).
+#   device tool: run `bash ci/gpu-run.sh` with carry [".deps"] after ci/fetch-debs.sh.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+# usage: ci/gpu-run.sh [OUTDIR] [cuconform run filters...]
+out=${OUT:-$root/results-gpu}
+if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then out=$1; shift; fi
+mkdir -p "$out"
+cd "$root"
+log="$out/gpu-run.log"
+exec > >(tee "$log") 2>&1
+start=$(date +%s)
+bash ci/setup.sh || exit 2
+cmake --preset gpu || exit 2
+cmake --build --preset gpu -j "$(nproc)" || exit 2
+./build-gpu/cuconform device | tee "$out/device.txt"
+suite_start=$(date +%s)
+./build-gpu/cuconform run --out "$out" "$@"
+rc=$?
+suite_end=$(date +%s)
+echo "cuconform run: exit $rc, whole-suite wall time $((suite_end - suite_start)) s"
+if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
+  (cd build-gpu && ctest -j 8 --output-junit "$out/ctest-junit.xml" -Q) | tail -n 15
+fi
+echo "gpu-run: total $(( $(date +%s) - start )) s; reports in $out"
+exit $rc

@@ -1,0 +1,47 @@
+#pragma once
+// The baseline's companion file (ci/baselines/known.yaml, format in reporters/README.md):
+// known failures and known flakes, each with a reason, so a known driver bug does not redden
+// every nightly; plus per-measurement tolerances for `compare`.
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "reporters/results_file.hpp"
+
+namespace cuconform {
+
+struct KnownEntry {
+  std::string id;       // a case name, or a rule id (then every case of the rule)
+  std::string pattern;  // or a regex searched in the case name
+  std::string reason, issue;
+  std::string device, driver;  // optional regexes: the entry applies only on matching runs
+  std::string where;           // FILE:LINE, for messages
+  std::regex re, device_re, driver_re;
+  bool matches(const CaseRow& c, const RunInfo* run) const;
+  std::string what() const { return id.empty() ? "/" + pattern + "/" : id; }
+};
+
+// Relative tolerances by measurement: the first matching override wins, else the default.
+// A glob with ':' is matched against "CASE:MEASUREMENT", one without against the measurement.
+// A negative tolerance means "never compared" (written `off`).
+struct Tolerances {
+  double fallback = 0.25;
+  std::vector<std::pair<std::string, double>> overrides;
+  double of(const std::string& case_name, const std::string& measurement) const;
+  // "0.25" or "0.25,*_cycles=0.5,outcome_*=off" or "ratio=0.1"; false with `error` on bad text.
+  bool parse(const std::string& text, std::string* error);
+};
+
+struct KnownList {
+  std::string file;
+  std::vector<KnownEntry> failures, flakes;
+  std::vector<std::pair<std::string, double>> tolerances;  // from the file's `tolerances:`
+  const KnownEntry* failure(const CaseRow& c, const RunInfo* run) const;
+  const KnownEntry* flake(const CaseRow& c, const RunInfo* run) const;
+};
+
+// Throws ResultsError ("FILE:LINE: what") on bad input.
+KnownList load_known(const std::string& path);
+
+}  // namespace cuconform

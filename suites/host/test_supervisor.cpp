@@ -1,0 +1,85 @@
+// Process isolation, deqp-runner style, proved without a GPU by the self-test fixtures:
+// a crash, a hang and a "fault" each cost only their own case, and the cases after them
+// still run and pass in a fresh worker.
+#include <catch2/catch.hpp>
+
+#include "harness/runner/supervisor.hpp"
+
+using namespace cuconform;
+
+static const std::string kSpecs = std::string(CUCONFORM_TESTDATA) + "/specs";
+
+static Verdict verdict_of(const SuperviseOutcome& out, const std::string& name) {
+  for (auto& r : out.results)
+    if (r.name == name) return r.obs.verdict;
+  FAIL("no result for " << name);
+  return Verdict::crash;
+}
+
+TEST_CASE("a crashing, hanging or faulting case does not disturb the cases after it", "[host][isolation]") {
+  Catalog cat = load_catalog(kSpecs);
+  for (auto& e : cat.errors) UNSCOPED_INFO(e.str());
+  REQUIRE(cat.ok());
+  std::vector<std::string> order = {"selftest.behave.ok",    "selftest.behave.abort", "selftest.echo.value1",
+                                    "selftest.behave.segv",  "selftest.behave.hang",  "selftest.echo.value2",
+                                    "selftest.behave.throw", "selftest.behave.fault", "selftest.behave.pid"};
+  std::vector<const Case*> cases;
+  for (auto& n : order) {
+    const Case* c = cat.find_case(n);
+    REQUIRE(c);
+    cases.push_back(c);
+  }
+  SuperviseOptions opt;
+  opt.specs_dir = kSpecs;
+  opt.slack_s = 1;
+  SuperviseOutcome out = supervise(cases, opt);
+  REQUIRE(out.results.size() == order.size());
+  CHECK(verdict_of(out, "selftest.behave.ok") == Verdict::pass);
+  CHECK(verdict_of(out, "selftest.behave.abort") == Verdict::crash);
+  CHECK(verdict_of(out, "selftest.echo.value1") == Verdict::pass);
+  CHECK(verdict_of(out, "selftest.behave.segv") == Verdict::crash);
+  CHECK(verdict_of(out, "selftest.behave.hang") == Verdict::timeout);
+  CHECK(verdict_of(out, "selftest.echo.value2") == Verdict::fail);
+  CHECK(verdict_of(out, "selftest.behave.throw") == Verdict::crash);
+  CHECK(verdict_of(out, "selftest.behave.fault") == Verdict::fail);  // an unexpected fault
+  CHECK(verdict_of(out, "selftest.behave.pid") == Verdict::pass);
+  // abort, segv, hang and the poisoning fault each end a worker: 1 + 4 workers.
+  CHECK(out.workers_started == 5);
+  const CaseResult& crash = out.results[1];
+  CHECK(crash.obs.reason.find("worker process killed by signal") == 0);
+}
+
+TEST_CASE("a violation expected to fault runs in a worker of its own", "[host][isolation]") {
+  Catalog cat = load_catalog(kSpecs);
+  std::vector<const Case*> cases = {cat.find_case("selftest.behave.pid"),
+                                    cat.find_case("selftest.negative.violation.pid"),
+                                    cat.find_case("selftest.negative.control.pid")};
+  for (auto* c : cases) REQUIRE(c);
+  SuperviseOptions opt;
+  opt.specs_dir = kSpecs;
+  SuperviseOutcome out = supervise(cases, opt);
+  CHECK(out.results[0].obs.verdict == Verdict::pass);
+  CHECK(out.results[1].obs.verdict == Verdict::pass);  // faulted as documented
+  CHECK(out.results[1].obs.expected == "device fault CUDA_ERROR_MISALIGNED_ADDRESS");
+  CHECK(out.results[2].obs.verdict == Verdict::pass);
+  CHECK(out.workers_started == 3);
+  // The control after the violation ran in a different process than the case before it.
+  CHECK(out.results[0].obs.measurements.at(0).second != out.results[2].obs.measurements.at(0).second);
+}
+
+TEST_CASE("GPU cases are not-supported without a GPU, and planned rules never pass", "[host][isolation]") {
+  Catalog cat = load_catalog(kSpecs);
+  std::vector<const Case*> cases = {cat.find_case("selftest.gpu_needed.ok"), cat.find_case("selftest.later")};
+  for (auto* c : cases) REQUIRE(c);
+  SuperviseOptions opt;
+  opt.specs_dir = kSpecs;
+  SuperviseOutcome out = supervise(cases, opt);
+  if (out.device.available) {
+    WARN("a GPU is present: the not-supported half of this test does not apply");
+  } else {
+    CHECK(out.results[0].obs.verdict == Verdict::not_supported);
+    CHECK_FALSE(out.results[0].obs.reason.empty());
+  }
+  CHECK(out.results[1].obs.verdict == Verdict::planned);
+  CHECK(out.results[1].obs.reason == "planned: nothing can test it yet");
+}
