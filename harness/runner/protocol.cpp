@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <dlfcn.h>
+
 #include <fstream>
 #include <regex>
 
@@ -10,8 +12,15 @@
 
 namespace cuconform {
 
-// The kernel module's version ("580.159.04"): the Driver API only tells the CUDA version.
+// The driver's own version ("580.159.04"): the Driver API only tells the CUDA version, so
+// ask NVML (opened at run time like libcuda), then the kernel module's /proc file.
 static std::string kernel_driver_version() {
+  if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    auto init = reinterpret_cast<int (*)()>(dlsym(nvml, "nvmlInit_v2"));
+    auto get = reinterpret_cast<int (*)(char*, unsigned)>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
+    char buf[96] = {};
+    if (init && get && init() == 0 && get(buf, sizeof buf) == 0 && buf[0]) return buf;
+  }
   std::ifstream in("/proc/driver/nvidia/version");
   std::string line;
   std::getline(in, line);

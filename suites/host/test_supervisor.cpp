@@ -83,3 +83,25 @@ TEST_CASE("GPU cases are not-supported without a GPU, and planned rules never pa
   CHECK(out.results[1].obs.verdict == Verdict::planned);
   CHECK(out.results[1].obs.reason == "planned: nothing can test it yet");
 }
+
+TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host][isolation][gpu]") {
+  Catalog cat = load_catalog(CUCONFORM_SOURCE_SPECS_DIR);
+  REQUIRE(cat.ok());
+  std::vector<const Case*> cases = {cat.find_case("ldgsts.copy.data.ca4.threads32.src_elem0"),
+                                    cat.find_case("ldgsts.alignment.size_aligned.violation.cg16.src"),
+                                    cat.find_case("ldgsts.copy.data.cg16.threads256.src_elem7")};
+  for (auto* c : cases) REQUIRE(c);
+  SuperviseOptions opt;
+  opt.specs_dir = CUCONFORM_SOURCE_SPECS_DIR;
+  SuperviseOutcome out = supervise(cases, opt);
+  if (!out.device.available) {
+    WARN("no GPU (" << out.device.error << "): the device half of the isolation test did not run");
+    CHECK(out.results[1].obs.verdict == Verdict::not_supported);
+    return;
+  }
+  CHECK(out.results[0].obs.verdict == Verdict::pass);
+  CHECK(out.results[1].obs.verdict == Verdict::pass);  // faulted with CUDA_ERROR_MISALIGNED_ADDRESS
+  CHECK(out.results[1].obs.observed.find("CUDA_ERROR_MISALIGNED_ADDRESS") != std::string::npos);
+  CHECK(out.results[2].obs.verdict == Verdict::pass);  // in a fresh worker, untouched by the fault
+  CHECK(out.workers_started == 3);
+}
