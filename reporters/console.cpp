@@ -31,9 +31,12 @@ void print_summary(std::ostream& os, const RunReport& run) {
   os << "cases: " << run.entries.size() << " in " << json_number(run.wall_s) << " s, " << run.workers_started
      << " worker process(es)\n";
   os << "verdicts: pass " << n["pass"] << ", fail " << n["fail"] << ", timeout " << n["timeout"] << ", crash "
-     << n["crash"] << ", not-supported " << n["not-supported"] << ", planned " << n["planned"] << "\n";
-  // Skipped = not-supported + planned: never counted as passed.
-  os << n["pass"] << " passed, " << run.failures() << " failed, " << n["not-supported"] + n["planned"] << " skipped\n";
+     << n["crash"] << ", not-supported " << n["not-supported"] << ", planned " << n["planned"] << ", flake "
+     << n["flake"] << "\n";
+  // Skipped = not-supported + planned: never counted as passed; nor is a flake (passed only on a re-run).
+  os << n["pass"] << " passed, " << run.failures() << " failed, " << n["not-supported"] + n["planned"] << " skipped";
+  if (n["flake"]) os << ", " << n["flake"] << " flaky";
+  os << "\n";
 }
 
 }  // namespace cuconform

@@ -1,7 +1,105 @@
+// The verbs that read results files back (reporters/README.md):
+//   report  RESULTS.json [--html F] [--md F] [--known K]        0 written, 2 bad input
+//   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F]
+//                                                               0 no regression, 1 regression, 2 bad input
+//   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
 #include "reporters/report_verbs.hpp"
+
+#include <iostream>
+#include <optional>
+
+#include "reporters/compare.hpp"
+#include "reporters/html_report.hpp"
+#include "reporters/known_list.hpp"
+#include "reporters/results_file.hpp"
+#include "reporters/results_json.hpp"
 
 namespace cuconform {
 
-std::map<std::string, ReportVerb> report_verbs() { return {}; }
+namespace {
+
+constexpr int kOk = 0, kRegression = 1, kBadInput = 2;
+
+std::optional<KnownList> known_from(const Options& o) {
+  if (!o.has("--known")) return std::nullopt;
+  return load_known(o.get("--known"));
+}
+
+int cmd_report(const Options& o) {
+  const std::string& in = o.positional[0];
+  Fleet f = load_results(in);
+  auto known = known_from(o);
+  const KnownList* k = known ? &*known : nullptr;
+  std::string html = o.get("--html"), md = o.get("--md");
+  if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
+    std::cout << markdown_report(f, k, in, "");
+    return kOk;
+  }
+  if (!html.empty()) write_file_atomically(html, html_report(f, k, in));
+  if (!md.empty()) write_file_atomically(md, markdown_report(f, k, in, html));
+  if (!html.empty()) std::cout << "html: " << html << "\n";
+  if (!md.empty()) std::cout << "md:   " << md << "\n";
+  return kOk;
+}
+
+Fleet single_run(const std::string& path) {
+  Fleet f = load_results(path);
+  if (f.schema != kResultsSchema)
+    throw ResultsError(path + ": compare takes results files (" + kResultsSchema + "), this is " + f.schema);
+  return f;
+}
+
+int cmd_compare(const Options& o) {
+  Fleet base = single_run(o.positional[0]), now = single_run(o.positional[1]);
+  auto known = known_from(o);
+  Tolerances tol;
+  std::string error;
+  if (o.has("--tolerance") && !tol.parse(o.get("--tolerance"), &error)) {
+    std::cerr << "cuconform compare: " << error << "\n";
+    return kBadInput;
+  }
+  CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol);
+  std::cout << compare_text(r);
+  if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));
+  return r.regressions() ? kRegression : kOk;
+}
+
+int cmd_merge(const Options& o) {
+  if (!o.has("-o")) {
+    std::cerr << "cuconform merge: -o OUT.json is required\n";
+    return kBadInput;
+  }
+  std::vector<Fleet> parts;
+  for (auto& p : o.positional) parts.push_back(load_results(p));
+  Fleet f = merge_fleets(parts);
+  write_file_atomically(o.get("-o"), fleet_json(f));
+  std::cout << "merged " << f.runs.size() << " run(s), " << f.cases.size() << " case(s) into " << o.get("-o") << "\n";
+  for (std::size_t i = 0; i < f.runs.size(); ++i)
+    std::cout << "  D" << i + 1 << " " << f.runs[i].label << ": " << f.runs[i].device_line() << "\n";
+  return kOk;
+}
+
+// Bad input of any kind (unreadable file, bad JSON with FILE:LINE, bad known list, an
+// output that cannot be written) is exit 2 with one message on stderr.
+std::function<int(const Options&)> guarded(const char* verb, int (*fn)(const Options&)) {
+  return [verb, fn](const Options& o) {
+    try {
+      return fn(o);
+    } catch (const std::exception& e) {
+      std::cerr << "cuconform " << verb << ": " << e.what() << "\n";
+      return kBadInput;
+    }
+  };
+}
+
+}  // namespace
+
+std::map<std::string, ReportVerb> report_verbs() {
+  return {
+      {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, guarded("report", cmd_report)}},
+      {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, guarded("compare", cmd_compare)}},
+      {"merge", {{{"-o"}, {}, false, 1, 100000}, guarded("merge", cmd_merge)}},
+  };
+}
 
 }  // namespace cuconform

@@ -81,8 +81,15 @@ double num(const std::string& file, const YAML::Node& n, const std::string& what
 std::vector<std::pair<std::string, std::string>> scalars(const YAML::Node& m) {
   std::vector<std::pair<std::string, std::string>> kv;
   if (!m.IsMap()) return kv;
-  for (auto it = m.begin(); it != m.end(); ++it)
-    if (it->second.IsScalar()) kv.emplace_back(it->first.Scalar(), it->second.Scalar());
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    if (it->second.IsScalar()) {
+      kv.emplace_back(it->first.Scalar(), it->second.Scalar());
+    } else if (it->second.IsSequence()) {  // "selection": the filters, joined for display
+      std::string joined;
+      for (auto v : it->second) joined += (joined.empty() ? "" : " ") + (v.IsScalar() ? v.Scalar() : to_json(v));
+      kv.emplace_back(it->first.Scalar(), joined);
+    }
+  }
   return kv;
 }
 
@@ -124,7 +131,7 @@ Outcome read_outcome(const std::string& file, const YAML::Node& c) {
   Outcome o;
   std::string v = str(file, c, "verdict", true);
   if (!parse_verdict(v, &o.verdict))
-    bad(file, c["verdict"], "unknown verdict '" + v + "' (pass, fail, not-supported, timeout, crash, planned)");
+    bad(file, c["verdict"], "unknown verdict '" + v + "' (pass, fail, not-supported, timeout, crash, planned, flake)");
   o.reason = str(file, c, "reason");
   o.expected = str(file, c, "expected");
   o.observed = str(file, c, "observed");
@@ -192,8 +199,8 @@ const CaseRow* Fleet::find(const std::string& name) const {
 }
 
 const std::vector<Verdict>& all_verdicts() {
-  static const std::vector<Verdict> v = {Verdict::pass, Verdict::fail, Verdict::timeout,
-                                         Verdict::crash, Verdict::not_supported, Verdict::planned};
+  static const std::vector<Verdict> v = {Verdict::pass,          Verdict::fail,    Verdict::timeout, Verdict::crash,
+                                         Verdict::flake,         Verdict::not_supported, Verdict::planned};
   return v;
 }
 

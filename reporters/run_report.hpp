@@ -23,7 +23,7 @@ struct RunReport {
   std::vector<Entry> entries;
 
   std::map<std::string, int> counts() const;  // verdict name -> count (every verdict present)
-  int failures() const;                       // fail + timeout + crash
+  int failures() const;                       // fail + timeout + crash (a flake is not one)
   // True when cases needed a GPU and none got to run on one (no driver or no device).
   bool no_gpu_ran() const;
 };

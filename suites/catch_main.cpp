@@ -4,10 +4,25 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <string>
+
 #include "harness/runner/worker.hpp"
 #include "suites/spec_cases.hpp"
 
+// Under `ctest --resource-spec-file`, CTest hands each test one GPU as
+// CTEST_RESOURCE_GROUP_0_GPUS="id:N,slots:1": N becomes the worker's CUDA device.
+static void device_from_ctest_resources() {
+  const char* groups = std::getenv("CTEST_RESOURCE_GROUP_0_GPUS");
+  if (!groups || std::getenv("CUCONFORM_DEVICE")) return;
+  std::string g = groups;
+  auto id = g.find("id:");
+  if (id == std::string::npos) return;
+  setenv("CUCONFORM_DEVICE", g.substr(id + 3, g.find(',', id) - id - 3).c_str(), 1);
+}
+
 int main(int argc, char** argv) {
+  device_from_ctest_resources();
   if (argc > 1 && std::string(argv[1]) == cuconform::kWorkerVerb) return cuconform::worker_main(argc, argv);
   cuconform::register_spec_cases();
   Catch::Session session;

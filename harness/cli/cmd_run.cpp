@@ -22,6 +22,13 @@ int cmd_run(const Options& o) {
     std::cerr << "cuconform run: " << error << "\n";
     return kExitBadInput;
   }
+  const std::string rerun_text = o.get("--rerun", "0");
+  char* rerun_end = nullptr;
+  const long reruns = std::strtol(rerun_text.c_str(), &rerun_end, 10);
+  if (rerun_text.empty() || *rerun_end || reruns < 0 || reruns > 10) {
+    std::cerr << "cuconform run: --rerun takes a whole number from 0 to 10, not '" << rerun_text << "'\n";
+    return kExitBadInput;
+  }
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
   if (json_path.empty() && junit_path.empty()) {
@@ -49,6 +56,25 @@ int cmd_run(const Options& o) {
   run.finished_utc = utc_now_iso8601();
   run.device = out.device;
   run.workers_started = out.workers_started;
+  // Re-run policy: a failing case runs again (each time in a fresh worker) up to --rerun N
+  // times; one that then passes is a flake, reported as such, never as a pass.
+  for (std::size_t i = 0; i < cases.size() && reruns > 0; ++i) {
+    CaseResult& first = out.results[i];
+    if (!is_failure(first.obs.verdict)) continue;
+    for (int attempt = 1; attempt <= reruns; ++attempt) {
+      SuperviseOutcome again = supervise({cases[i]}, so);
+      ++out.workers_started;
+      if (again.results.front().obs.verdict == Verdict::pass) {
+        CaseResult flake = again.results.front();
+        flake.obs.verdict = Verdict::flake;
+        flake.obs.reason = "failed, then passed on re-run " + std::to_string(attempt) + " of " + std::to_string(reruns) +
+                           "; first attempt: " + std::string(to_string(first.obs.verdict)) + ": " + first.obs.reason;
+        flake.obs.fact("first_attempt_observed", first.obs.observed);
+        first = flake;
+        break;
+      }
+    }
+  }
   for (std::size_t i = 0; i < cases.size(); ++i) run.entries.push_back({cases[i], out.results[i]});
   try {
     if (!json_path.empty()) write_file_atomically(json_path, results_json(run));

@@ -12,13 +12,14 @@ using namespace cuconform;
 static const char* kUsage = R"(usage: cuconform <verb> [options]
 
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
-  run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--verbose]
-                                        run on the local GPU; reports go to DIR (default results/)
+  run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--verbose]
+                                        run on the local GPU; reports go to DIR (default results/);
+                                        --rerun N: re-run failures up to N times (a later pass = flake)
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
-  report   RESULTS.json [--html F] [--md F]          human reports of a results file
-  compare  BASE.json NEW.json [--known FILE] [--tolerance X]   what changed; exit 1 on regressions
+  report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
+  compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
 
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit"}, {"--verbose"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun"}, {"--verbose"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},

@@ -1,0 +1,50 @@
+#pragma once
+// `cuconform compare BASE NEW`: what changed between two runs, classified so CI can gate on
+// regressions while known failures and known flakes stay visible but green.
+#include <string>
+#include <vector>
+
+#include "reporters/known_list.hpp"
+#include "reporters/results_file.hpp"
+
+namespace cuconform {
+
+enum class Change {
+  new_failure,        // regression: fails now, did not fail (or did not exist) in the baseline
+  coverage_lost,      // regression: ran in the baseline (pass or fail), not-supported now
+  measurement_moved,  // regression: passes in both, a measurement moved beyond its tolerance
+  known_failure,      // fails, listed in known_failures
+  known_flake,        // listed in known_flakes and failed in either run (or stopped running)
+  flaky,              // verdict flake (failed, passed on a re-run: run --rerun) and not listed
+  unexpected_pass,    // listed in known_failures but passed: the entry may be stale
+  still_failing,      // failed in the baseline too and is not listed as known
+  fixed,              // failed in the baseline, passes now
+  verdict_changed,    // any other verdict change (not-supported -> pass, planned -> ...)
+  added,              // only in NEW
+  removed,            // only in BASE
+};
+const char* to_string(Change c);
+bool is_regression(Change c);
+
+struct CompareItem {
+  Change kind;
+  std::string name, base_verdict, new_verdict;  // verdicts empty where absent
+  std::string reason, expected, observed;       // NEW's (BASE's for removed)
+  std::string note;                             // the known entry's reason and where it is
+  std::string measurement;
+  double base_value = 0, new_value = 0, tolerance = 0;
+};
+
+struct CompareResult {
+  std::string base_file, new_file, base_device, new_device;
+  std::vector<std::string> warnings;
+  std::vector<CompareItem> items;
+  int count(Change c) const;
+  int regressions() const;
+};
+
+CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol);
+std::string compare_text(const CompareResult& r);
+std::string compare_markdown(const CompareResult& r);
+
+}  // namespace cuconform

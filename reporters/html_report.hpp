@@ -1,0 +1,16 @@
+#pragma once
+// The human reports of a results or fleet file: one self-contained HTML page (inline CSS and
+// SVG, no scripts, nothing fetched) and a Markdown summary for CI job pages.
+#include <string>
+
+#include "reporters/known_list.hpp"
+#include "reporters/results_file.hpp"
+
+namespace cuconform {
+
+// `known` may be null. `source` names the input file in the page.
+std::string html_report(const Fleet& f, const KnownList* known, const std::string& source);
+// `html_name`, when not empty, is linked as the full report.
+std::string markdown_report(const Fleet& f, const KnownList* known, const std::string& source, const std::string& html_name);
+
+}  // namespace cuconform

@@ -1,0 +1,59 @@
+#include "reporters/report_common.hpp"
+
+#include <regex>
+#include <set>
+
+namespace cuconform {
+
+MeasureKind measure_kind(const std::string& n) {
+  static const std::regex cycles("cycles|latency|(_ns|_us|_ms)$"), ratio("ratio|_over_|speedup"),
+      throughput("gbps|bandwidth|_bps$");
+  if (n.rfind("outcome_", 0) == 0) return MeasureKind::outcome;
+  if (std::regex_search(n, ratio)) return MeasureKind::ratio;
+  if (std::regex_search(n, cycles)) return MeasureKind::cycles;
+  if (std::regex_search(n, throughput)) return MeasureKind::throughput;
+  return MeasureKind::other;
+}
+
+const char* measure_kind_title(MeasureKind k) {
+  switch (k) {
+    case MeasureKind::cycles: return "latency / cycles";
+    case MeasureKind::ratio: return "ratios";
+    case MeasureKind::throughput: return "throughput";
+    case MeasureKind::outcome: return "litmus outcomes";
+    case MeasureKind::other: return "other";
+  }
+  return "?";
+}
+
+std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run) {
+  if (!known) return "";
+  if (auto* e = known->flake(c, &run)) return "known flake: " + e->reason;
+  if (auto* e = known->failure(c, &run)) return "known failure: " + e->reason;
+  return "";
+}
+
+std::vector<std::string> areas_of(const Fleet& f) {
+  std::set<std::string> s;
+  for (auto& c : f.cases) s.insert(c.area);
+  return {s.begin(), s.end()};
+}
+
+int failures_in(const Fleet& f, std::size_t run) {
+  int n = 0;
+  for (auto& c : f.cases) n += c.by_run[run] && is_failure(c.by_run[run]->verdict);
+  return n;
+}
+
+std::string verdict_abbrev(const std::string& v) {
+  if (v == "pass") return "P";
+  if (v == "fail") return "F";
+  if (v == "timeout") return "T";
+  if (v == "crash") return "C";
+  if (v == "not-supported") return "NS";
+  if (v == "planned") return "PL";
+  if (v == "flake") return "FL";
+  return "-";
+}
+
+}  // namespace cuconform

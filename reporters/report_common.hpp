@@ -1,0 +1,24 @@
+#pragma once
+// What the HTML and Markdown reports share: how measurements are grouped into pictures, and
+// how a case's failure is explained by the known list.
+#include <string>
+#include <vector>
+
+#include "reporters/known_list.hpp"
+#include "reporters/results_file.hpp"
+
+namespace cuconform {
+
+// By name: *cycles*, *latency*, *_ns/_us/_ms -> cycles; *ratio*, *_over_*, *speedup* -> ratio;
+// *gbps*, *bandwidth*, *_bps -> throughput; outcome_* -> a litmus histogram; else other.
+enum class MeasureKind { cycles, ratio, throughput, outcome, other };
+MeasureKind measure_kind(const std::string& name);
+const char* measure_kind_title(MeasureKind k);
+
+// "known failure: REASON" / "known flake: REASON" for a failing outcome, or "".
+std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run);
+std::vector<std::string> areas_of(const Fleet& f);  // sorted
+int failures_in(const Fleet& f, std::size_t run);
+std::string verdict_abbrev(const std::string& v);  // P F T C NS PL
+
+}  // namespace cuconform
