@@ -82,15 +82,33 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   std::swap(size_, o.size_);
   return *this;
 }
+// Copies and fills go on the launch stream and are waited for (bounded) before returning:
+// on the legacy stream they would not be ordered with the kernels, and a late fill could
+// overwrite what a kernel wrote (seen on the H200 before this was so).
+static Gpu& current_gpu() {
+  Gpu* g = Gpu::open(nullptr);
+  if (!g) throw std::runtime_error("no GPU opened");
+  return *g;
+}
+constexpr double kCopyTimeoutS = 60;
+
 void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset) {
   if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::upload past the end");
-  CU_CHECK(CU_API.cuMemcpyHtoD(ptr_ + offset, src, bytes));
+  Gpu& g = current_gpu();
+  CU_CHECK(CU_API.cuMemcpyHtoDAsync(ptr_ + offset, src, bytes, g.stream()));
+  g.sync(kCopyTimeoutS);
 }
 void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const {
   if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::download past the end");
-  CU_CHECK(CU_API.cuMemcpyDtoH(dst, ptr_ + offset, bytes));
+  Gpu& g = current_gpu();
+  CU_CHECK(CU_API.cuMemcpyDtoHAsync(dst, ptr_ + offset, bytes, g.stream()));
+  g.sync(kCopyTimeoutS);
 }
-void DeviceBuffer::fill(unsigned char byte) { CU_CHECK(CU_API.cuMemsetD8(ptr_, byte, size_)); }
+void DeviceBuffer::fill(unsigned char byte) {
+  Gpu& g = current_gpu();
+  CU_CHECK(CU_API.cuMemsetD8Async(ptr_, byte, size_, g.stream()));
+  g.sync(kCopyTimeoutS);
+}
 
 HostMapped::HostMapped(std::size_t bytes) : size_(bytes) {
   CU_CHECK(CU_API.cuMemHostAlloc(&host_, bytes, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
