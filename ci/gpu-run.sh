@@ -22,8 +22,14 @@ suite_start=$(date +%s)
 rc=$?
 suite_end=$(date +%s)
 echo "cuconform run: exit $rc, whole-suite wall time $((suite_end - suite_start)) s"
+# The same cases through CTest (one process per case): all of them, or the labels in
+# CUCONFORM_CTEST_LABELS (a CTest label regex, e.g. "ldgsts|host"); CUCONFORM_SKIP_CTEST=1 skips.
 if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
-  (cd build-gpu && ctest -j 8 --output-junit "$out/ctest-junit.xml" -Q) | tail -n 15
+  labels=()
+  [ -n "${CUCONFORM_CTEST_LABELS:-}" ] && labels=(-L "$CUCONFORM_CTEST_LABELS")
+  ctest_start=$(date +%s)
+  (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") | tail -n 25
+  echo "ctest: $(( $(date +%s) - ctest_start )) s"
 fi
 echo "gpu-run: total $(( $(date +%s) - start )) s; reports in $out"
 exit $rc

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 
@@ -25,11 +26,22 @@ struct Worker {
 };
 
 Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
-  int in[2], proto[2], log[2];
-  if (pipe2(in, O_CLOEXEC) || pipe2(proto, O_CLOEXEC) || pipe2(log, O_CLOEXEC)) return {};
+  // The case names go through an unlinked temporary file, not a pipe: a batch of thousands
+  // of names outgrows a pipe's buffer, and writing it while the worker fills its own result
+  // pipe would deadlock both (seen on the H200 with 1,600 cases).
+  FILE* names = std::tmpfile();
+  if (!names) return {};
+  for (const Case* c : batch) std::fprintf(names, "%s\n", c->name.c_str());
+  std::fflush(names);
+  std::rewind(names);
+  int proto[2], log[2];
+  if (pipe2(proto, O_CLOEXEC) || pipe2(log, O_CLOEXEC)) {
+    std::fclose(names);
+    return {};
+  }
   pid_t pid = fork();
   if (pid == 0) {
-    dup2(in[0], 0);
+    dup2(fileno(names), 0);
     dup2(log[1], 1);
     dup2(log[1], 2);
     dup2(proto[1], kProtocolFd);
@@ -37,22 +49,9 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
     execv("/proc/self/exe", const_cast<char**>(argv));
     _exit(127);
   }
-  close(in[0]);
+  std::fclose(names);
   close(proto[1]);
   close(log[1]);
-  std::string names;
-  for (const Case* c : batch) names += c->name + "\n";
-  // Names are small; a worker reads all before it starts, so this cannot deadlock in practice.
-  signal(SIGPIPE, SIG_IGN);
-  const char* p = names.data();
-  std::size_t left = names.size();
-  while (left) {
-    ssize_t n = write(in[1], p, left);
-    if (n <= 0) break;
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  close(in[1]);
   return {pid, proto[0], log[0]};
 }
 
