@@ -31,5 +31,7 @@ if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") | tail -n 25
   echo "ctest: $(( $(date +%s) - ctest_start )) s"
 fi
+# Proof that checks can fail: flipped expectations must turn their cases into failures.
+python3 ci/mutation-check.py build-gpu/cuconform specs "${TMPDIR:-/tmp}/cuconform-mutations" || echo "mutation-check: some mutation was not caught"
 echo "gpu-run: total $(( $(date +%s) - start )) s; reports in $out"
 exit $rc
