@@ -31,6 +31,12 @@ if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") | tail -n 25
   echo "ctest: $(( $(date +%s) - ctest_start )) s"
 fi
+# Human reports, and what changed against the newest committed baseline.
+./build-gpu/cuconform report "$out/results.json" --html "$out/report.html" --md "$out/summary.md" --known ci/baselines/known.yaml
+base=$(ls -t ci/baselines/*.json 2>/dev/null | head -n 1)
+if [ -n "$base" ]; then
+  ./build-gpu/cuconform compare "$base" "$out/results.json" --known ci/baselines/known.yaml | tail -n 30
+fi
 # Proof that checks can fail: flipped expectations must turn their cases into failures.
 python3 ci/mutation-check.py build-gpu/cuconform specs "${TMPDIR:-/tmp}/cuconform-mutations" || echo "mutation-check: some mutation was not caught"
 echo "gpu-run: total $(( $(date +%s) - start )) s; reports in $out"
