@@ -308,7 +308,13 @@ class FileLoader {
     if (YAML::Node t = n["tags"]) {
       static const std::regex tag_re("^[a-z0-9][a-z0-9_.-]*$");
       for (auto& s : scalar_list(t, "tags")) {
+        // Tags the harness sets itself: a rule must not claim them (a spec case tagged
+        // `host` would be taken for a host test and could not report a skip to CTest).
+        static const std::set<std::string> reserved = {"host", "gpu", "host-tool", "planned", "isolated",
+                                                       "positive", "negative", "performance", "codegen"};
         if (!std::regex_match(s, tag_re)) error(t.Mark(), "tag '" + s + "' must match [a-z0-9][a-z0-9_.-]*");
+        else if (reserved.count(s) || s.rfind("cc", 0) == 0 || s.rfind("sm_", 0) == 0)
+          error(t.Mark(), "tag '" + s + "' is reserved for the harness (host, gpu, host-tool, planned, isolated, the kinds, ccX.Y, sm_*)");
         r->tags.push_back(s);
       }
     }

@@ -34,7 +34,8 @@ TEST_CASE("bad specs are reported with file, line and column", "[host][spec]") {
                  Want{"no_control", 3, "needs param 'variant: [control, violation]'"},
                  Want{"planned_no_reason", 3, "needs 'reason:'"},
                  Want{"bad_param", 11, "takes no parameter 'colour'"},
-                 Want{"bad_where", 11, "bad where-expression"}}) {
+                 Want{"bad_where", 11, "bad where-expression"},
+                 Want{"reserved_tag", 9, "tag 'host' is reserved"}}) {
     INFO(w.file);
     std::string e = only_error(w.file);
     INFO(e);
