@@ -28,7 +28,10 @@ if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   labels=()
   [ -n "${CUCONFORM_CTEST_LABELS:-}" ] && labels=(-L "$CUCONFORM_CTEST_LABELS")
   ctest_start=$(date +%s)
-  (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") | tail -n 25
+  ctest_log="${TMPDIR:-/tmp}/cuconform-ctest.log"
+  (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") > "$ctest_log" 2>&1
+  grep -E "tests passed|tests failed|\((Failed|Timeout|SEGFAULT|Exception)\)" "$ctest_log"
+  echo "ctest: $(grep -c '(Skipped)' "$ctest_log") skipped (planned, not-supported, known failures)"
   echo "ctest: $(( $(date +%s) - ctest_start )) s"
 fi
 # Human reports, and what changed against the newest committed baseline.
