@@ -1,5 +1,7 @@
 #include "reporters/results_file.hpp"
 
+#include "harness/util/outcome_json.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -295,14 +297,7 @@ Fleet merge_fleets(const std::vector<Fleet>& parts) {
 
 static void write_outcome(JsonWriter& w, const Outcome& o) {
   w.begin_object();
-  w.field("verdict", to_string(o.verdict)).field("reason", o.reason);
-  w.field("expected", o.expected).field("observed", o.observed);
-  w.key("measurements").begin_object();
-  for (auto& [k, v] : o.measurements) w.field(k, v);
-  w.end_object();
-  w.key("facts").begin_object();
-  for (auto& [k, v] : o.facts) w.field(k, v);
-  w.end_object();
+  write_outcome_fields(w, o);
   w.field("duration_s", o.duration_s);
   w.end_object();
 }

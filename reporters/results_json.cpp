@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "harness/util/json.hpp"
+#include "harness/util/outcome_json.hpp"
 
 namespace cuconform {
 
@@ -51,14 +52,7 @@ std::string results_json(const RunReport& run) {
     w.key("tags").begin_array();
     for (auto& t : e.c->tags) w.value(t);
     w.end_array();
-    w.field("verdict", to_string(o.verdict)).field("reason", o.reason);
-    w.field("expected", o.expected).field("observed", o.observed);
-    w.key("measurements").begin_object();
-    for (auto& [k, v] : o.measurements) w.field(k, v);
-    w.end_object();
-    w.key("facts").begin_object();
-    for (auto& [k, v] : o.facts) w.field(k, v);
-    w.end_object();
+    write_outcome_fields(w, o);
     w.field("duration_s", e.r.duration_s);
     w.end_object();
   }

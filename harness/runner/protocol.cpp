@@ -9,6 +9,7 @@
 
 #include "harness/driver/gpu.hpp"
 #include "harness/util/json.hpp"
+#include "harness/util/outcome_json.hpp"
 
 namespace cuconform {
 
@@ -32,14 +33,8 @@ static std::string kernel_driver_version() {
 std::string encode_result(const CaseResult& r) {
   JsonWriter w;
   w.begin_object();
-  w.field("name", r.name).field("verdict", to_string(r.obs.verdict)).field("reason", r.obs.reason);
-  w.field("expected", r.obs.expected).field("observed", r.obs.observed);
-  w.key("measurements").begin_object();
-  for (auto& [k, v] : r.obs.measurements) w.field(k, v);
-  w.end_object();
-  w.key("facts").begin_object();
-  for (auto& [k, v] : r.obs.facts) w.field(k, v);
-  w.end_object();
+  w.field("name", r.name);
+  write_outcome_fields(w, r.obs);
   w.field("duration_s", r.duration_s).field("context_poisoned", r.obs.context_poisoned);
   w.end_object();
   return w.str();
