@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# On a GPU machine: unpack the carried dependencies, build with all cores, run the whole
-# suite (the main job, then the same cases through CTest), and write the reports into the
-# output folder given (default $OUT, else results-gpu/).
-#   device tool: run `bash ci/gpu-run.sh` with carry [".deps"] after ci/fetch-debs.sh.
+# On a GPU runner: build with all cores, run the whole suite on each code path asked for,
+# then the same cases through CTest, write the reports, and compare with the baseline of the
+# same GPU model, driver and code path from ci/baselines/.
+#
+# usage: ci/gpu-run.sh [OUTDIR] [cuconform run filters...]     (OUTDIR default $OUT, else results-gpu/)
+#   CUCONFORM_CODEGENS   code paths, e.g. "sass jit ptxas=/opt/x/ptxas"; "all" = sass, jit and every
+#                        other ptxas ci/find-ptxas.sh finds (default: sass)
+#   CUCONFORM_REPEAT=N   run the first code path N times back to back (identical verdicts required)
+#   CUCONFORM_SMOKE=1    also time the smoke profile (--profile smoke)
+#   CUCONFORM_SKIP_CTEST=1, CUCONFORM_CTEST_LABELS=REGEX (e.g. "ldgsts|host"), CUCONFORM_SKIP_MUTATION=1
+# A runner without a package registry gets the Debian dependencies from .deps/debs
+# (ci/fetch-debs.sh on a machine with apt; ci/setup.sh unpacks them).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-# usage: ci/gpu-run.sh [OUTDIR] [cuconform run filters...]
 out=${OUT:-$root/results-gpu}
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then out=$1; shift; fi
 mkdir -p "$out"
@@ -16,31 +23,85 @@ start=$(date +%s)
 bash ci/setup.sh || exit 2
 cmake --preset gpu || exit 2
 cmake --build --preset gpu -j "$(nproc)" || exit 2
-./build-gpu/cuconform device | tee "$out/device.txt"
-suite_start=$(date +%s)
-./build-gpu/cuconform run --out "$out" "$@"
-rc=$?
-suite_end=$(date +%s)
-echo "cuconform run: exit $rc, whole-suite wall time $((suite_end - suite_start)) s"
-# The same cases through CTest (one process per case): all of them, or the labels in
-# CUCONFORM_CTEST_LABELS (a CTest label regex, e.g. "ldgsts|host"); CUCONFORM_SKIP_CTEST=1 skips.
+exe=./build-gpu/cuconform
+$exe device | tee "$out/device.txt"
+
+codegens=${CUCONFORM_CODEGENS:-sass}
+if [ "$codegens" = all ]; then
+  codegens="sass jit"
+  while read -r p; do codegens="$codegens ptxas=$p"; done < <(bash ci/find-ptxas.sh)
+fi
+tag() { case "$1" in sass|jit) echo "$1" ;; ptxas=*) echo "ptxas-$("$(echo "$1" | cut -d= -f2-)" --version | grep -o 'V[0-9.]*' | head -1)" ;; esac; }
+
+rc=0
+first=""
+for cg in $codegens; do
+  t=$(tag "$cg")
+  reps=1
+  [ -z "$first" ] && reps=${CUCONFORM_REPEAT:-1}
+  for i in $(seq 1 "$reps"); do
+    name="$t"; [ "$reps" -gt 1 ] && name="$t-run$i"
+    s=$(date +%s.%N)
+    $exe run --codegen "$cg" --timing --json "$out/results-$name.json" --junit "$out/junit-$name.xml" "$@" > "$out/run-$name.log" 2>&1
+    r=$?
+    e=$(date +%s.%N)
+    [ $r -gt $rc ] && [ $r -ne 3 ] && rc=$r
+    echo "== cuconform run --codegen $cg ($name): exit $r, wall $(awk "BEGIN{printf \"%.1f\", $e - $s}") s (process start to reports written)"
+    sed -n '/^device:/,$p' "$out/run-$name.log"
+  done
+  [ -z "$first" ] && first=$name
+done
+cp "$out/results-$first.json" "$out/results.json"
+cp "$out/junit-$first.xml" "$out/junit.xml"
+
+if [ "${CUCONFORM_REPEAT:-1}" -gt 1 ]; then
+  # Back-to-back runs must agree on every verdict.
+  python3 - "$out" "$(tag "${codegens%% *}")" "${CUCONFORM_REPEAT}" <<'PY'
+import json, sys
+out, t, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+runs = [json.load(open(f"{out}/results-{t}-run{i}.json")) for i in range(1, n + 1)]
+v = [{c["name"]: c["verdict"] for c in r["cases"]} for r in runs]
+diff = [k for k in v[0] if any(x.get(k) != v[0][k] for x in v[1:])]
+print("repeat: %d runs, wall %s s, verdicts identical: %s" % (n, ", ".join("%.1f" % r["run"]["wall_s"] for r in runs), "yes" if not diff else "NO (%d differ: %s)" % (len(diff), ", ".join(diff[:10]))))
+PY
+fi
+
+if [ "${CUCONFORM_SMOKE:-0}" = 1 ]; then
+  s=$(date +%s.%N)
+  $exe run --profile smoke --timing --json "$out/results-smoke.json" --junit "$out/junit-smoke.xml" > "$out/run-smoke.log" 2>&1
+  echo "== smoke profile: exit $?, wall $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $s}") s"; sed -n '/^device:/,$p' "$out/run-smoke.log"
+fi
+
+# Toolchains side by side, and every verdict that differs from the first code path.
+if [ "$(echo $codegens | wc -w)" -gt 1 ]; then
+  files=()
+  for cg in $codegens; do t=$(tag "$cg"); f="$out/results-$t.json"; [ -e "$f" ] || f="$out/results-$t-run1.json"; files+=("$f"); done
+  $exe merge "${files[@]}" -o "$out/toolchains.json"
+  $exe report "$out/toolchains.json" --md "$out/toolchains.md" --html "$out/toolchains.html" --known ci/baselines/known.yaml
+  for f in "${files[@]:1}"; do
+    echo "== toolchain compare: ${files[0]##*/} -> ${f##*/}"
+    $exe compare "${files[0]}" "$f" --known ci/baselines/known.yaml | grep -v "^  measurement" | tail -n 60
+  done
+fi
+
+# The same cases through CTest (one process per case).
 if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   labels=()
   [ -n "${CUCONFORM_CTEST_LABELS:-}" ] && labels=(-L "$CUCONFORM_CTEST_LABELS")
   ctest_start=$(date +%s)
-  ctest_log="${TMPDIR:-/tmp}/cuconform-ctest.log"
-  (cd build-gpu && ctest -j 8 "${labels[@]}" --output-junit "$out/ctest-junit.xml") > "$ctest_log" 2>&1
+  ctest_log="$out/ctest.log"
+  (cd build-gpu && ctest -j "$(nproc)" "${labels[@]}" --output-junit "$out/ctest-junit.xml") > "$ctest_log" 2>&1
   grep -E "tests passed|tests failed|\((Failed|Timeout|SEGFAULT|Exception)\)" "$ctest_log"
   echo "ctest: $(grep -c '(Skipped)' "$ctest_log") skipped (planned, not-supported, known failures)"
   echo "ctest: $(( $(date +%s) - ctest_start )) s"
 fi
-# Human reports, and what changed against the newest committed baseline.
-./build-gpu/cuconform report "$out/results.json" --html "$out/report.html" --md "$out/summary.md" --known ci/baselines/known.yaml
-base=$(ls -t ci/baselines/*.json 2>/dev/null | head -n 1)
-if [ -n "$base" ]; then
-  ./build-gpu/cuconform compare "$base" "$out/results.json" --known ci/baselines/known.yaml | tail -n 30
+
+# Human reports, and what changed against the matching committed baseline.
+$exe report "$out/results.json" --html "$out/report.html" --md "$out/summary.md" --known ci/baselines/known.yaml
+$exe compare ci/baselines "$out/results.json" --known ci/baselines/known.yaml | grep -v "^  measurement differs" | tail -n 40
+if [ "${CUCONFORM_SKIP_MUTATION:-0}" != 1 ]; then
+  # Proof that checks can fail: flipped expectations must turn their cases into failures.
+  python3 ci/mutation-check.py $exe specs "${TMPDIR:-/tmp}/cuconform-mutations" || echo "mutation-check: some mutation was not caught"
 fi
-# Proof that checks can fail: flipped expectations must turn their cases into failures.
-python3 ci/mutation-check.py build-gpu/cuconform specs "${TMPDIR:-/tmp}/cuconform-mutations" || echo "mutation-check: some mutation was not caught"
 echo "gpu-run: total $(( $(date +%s) - start )) s; reports in $out"
 exit $rc

@@ -1,6 +1,8 @@
 # Which machine code is embedded. Default: sm_80 and sm_90a, plus the local GPU when
-# nvidia-smi reports one. PTX for the lowest arch is embedded too, so an unlisted newer
-# GPU can still JIT it (the report then says so).
+# nvidia-smi reports one. The PTX of every arch is embedded too: the driver can JIT the
+# lowest one on an unlisted newer GPU (the report then says so), and `--codegen jit` or
+# `--codegen ptxas=PATH` compile the PTX of the device's own arch (Hopper kernels need
+# compute_90a) with the driver's JIT or another ptxas.
 set(CUCONFORM_ARCHS "" CACHE STRING "semicolon list, e.g. 80;90a (empty: 80;90a + local GPU)")
 if(NOT CUCONFORM_ARCHS)
   set(_archs 80 90a)
@@ -23,8 +25,7 @@ list(GET CUCONFORM_ARCHS 0 _lowest)
 string(REGEX REPLACE "[a-z]$" "" CUCONFORM_PTX_ARCH "${_lowest}")
 set(CUCONFORM_GENCODE "")
 foreach(a IN LISTS CUCONFORM_ARCHS)
-  list(APPEND CUCONFORM_GENCODE "-gencode=arch=compute_${a},code=sm_${a}")
+  list(APPEND CUCONFORM_GENCODE "-gencode=arch=compute_${a},code=[sm_${a},compute_${a}]")
 endforeach()
-list(APPEND CUCONFORM_GENCODE "-gencode=arch=compute_${CUCONFORM_PTX_ARCH},code=compute_${CUCONFORM_PTX_ARCH}")
 string(REPLACE ";" "," CUCONFORM_ARCHS_CSV "${CUCONFORM_ARCHS}")
-message(STATUS "cuconform: embedding SASS for ${CUCONFORM_ARCHS}, PTX compute_${CUCONFORM_PTX_ARCH}")
+message(STATUS "cuconform: embedding SASS and PTX for ${CUCONFORM_ARCHS}")

@@ -1,11 +1,13 @@
 #include "reporters/compare.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <cmath>
 #include <set>
 #include <sstream>
 
 #include "harness/util/json.hpp"
+#include "reporters/results_json.hpp"
 
 namespace cuconform {
 
@@ -14,6 +16,7 @@ const char* to_string(Change c) {
     case Change::new_failure: return "new failure";
     case Change::coverage_lost: return "coverage lost";
     case Change::measurement_moved: return "measurement moved";
+    case Change::measurement_other_device: return "measurement differs (other GPU model)";
     case Change::known_failure: return "known failure";
     case Change::known_flake: return "known flake";
     case Change::flaky: return "flaky";
@@ -55,11 +58,15 @@ CompareItem item(Change k, const std::string& name, const Outcome* b, const Outc
   i.reason = src->reason;
   i.expected = src->expected;
   i.observed = src->observed;
+  if (b && n) {
+    i.base_reason = b->reason;
+    i.base_observed = b->observed;
+  }
   return i;
 }
 
 void compare_measurements(const std::string& name, const Outcome& b, const Outcome& n, const Tolerances& tol,
-                          std::vector<CompareItem>* out) {
+                          bool other_device, std::vector<CompareItem>* out) {
   for (auto& [m, nv] : n.measurements) {
     auto it = std::find_if(b.measurements.begin(), b.measurements.end(), [&](auto& p) { return p.first == m; });
     if (it == b.measurements.end()) continue;
@@ -68,7 +75,8 @@ void compare_measurements(const std::string& name, const Outcome& b, const Outco
     double diff = std::fabs(nv - bv);
     bool moved = std::isnan(bv) != std::isnan(nv) || (diff > 1e-12 && diff / std::max(std::fabs(bv), 1e-12) > t);
     if (!moved) continue;
-    CompareItem i = item(Change::measurement_moved, name, &b, &n);
+    // Another GPU model has other memory and clocks: its numbers are shown, not judged.
+    CompareItem i = item(other_device ? Change::measurement_other_device : Change::measurement_moved, name, &b, &n);
     i.measurement = m;
     i.base_value = bv;
     i.new_value = nv;
@@ -87,8 +95,19 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   const RunInfo& nrun = now.runs[0];
   r.base_device = brun.device_line();
   r.new_device = nrun.device_line();
-  if (brun.dev("name") != nrun.dev("name") || brun.dev("cc") != nrun.dev("cc"))
-    r.warnings.push_back("the runs used different devices: BASE " + r.base_device + "; NEW " + r.new_device);
+  r.base_toolchain = brun.toolchain_line();
+  r.new_toolchain = nrun.toolchain_line();
+  r.other_device = brun.dev("name") != nrun.dev("name") || brun.dev("cc") != nrun.dev("cc");
+  r.other_toolchain = brun.get(brun.run, "toolchain.codegen") != nrun.get(nrun.run, "toolchain.codegen") ||
+                      (r.base_toolchain != r.new_toolchain && nrun.get(nrun.run, "toolchain.codegen") != "jit");
+  if (r.other_device)
+    r.warnings.push_back("the runs used different GPU models: BASE " + r.base_device + "; NEW " + r.new_device +
+                         ". Verdict changes still gate; measurements are shown but do not gate.");
+  if (r.other_toolchain)
+    r.warnings.push_back("the runs used different code paths: BASE " + r.base_toolchain + "; NEW " + r.new_toolchain +
+                         ". Every verdict that differs is listed with both observations.");
+  if (nrun.get(nrun.run, "cut_off.by") != "" || nrun.get(nrun.run, "cut_off.finished") != "")
+    r.warnings.push_back("NEW was cut off before it finished: cases it never ran show as removed");
   if (!nrun.available()) r.warnings.push_back("NEW had no GPU: every case that needs one is not-supported there");
 
   // Overrides: the command line first, then the known file, then the built-in rule that
@@ -130,7 +149,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (kf) add(Change::unexpected_pass, kf);
       else if (is_failure(bv)) add(fl ? Change::known_flake : Change::fixed, fl);
       else if (bv != nv) add(Change::verdict_changed);
-      if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, &r.items);
+      if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, &r.items);
     } else if (nv == Verdict::not_supported && ran(bv)) {
       add(fl ? Change::known_flake : Change::coverage_lost, fl);
     } else if (bv != nv) {
@@ -183,6 +202,7 @@ const std::vector<Group>& groups() {
       {"FLAKY: passed only on a re-run (add to known_flakes if it recurs)", {Change::flaky}},
       {"STILL FAILING (failed in BASE too; not in the known list)", {Change::still_failing}},
       {"OTHER VERDICT CHANGES", {Change::verdict_changed}},
+      {"MEASUREMENTS ON ANOTHER GPU MODEL (shown, not gating)", {Change::measurement_other_device}},
       {"CASES ADDED / REMOVED", {Change::added, Change::removed}},
   };
   return g;
@@ -192,7 +212,8 @@ std::string summary_line(const CompareResult& r) {
   std::ostringstream s;
   s << r.regressions() << " regression(s): " << r.count(Change::new_failure) << " new failure(s), "
     << r.count(Change::coverage_lost) << " coverage lost, " << r.count(Change::measurement_moved)
-    << " measurement(s) moved; " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
+    << " measurement(s) moved; " << r.count(Change::measurement_other_device)
+    << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
     << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s), "
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
     << r.count(Change::still_failing) << " still failing, "
@@ -206,6 +227,7 @@ std::string compare_text(const CompareResult& r) {
   std::ostringstream o;
   o << "BASE " << r.base_file << ": " << r.base_device << "\n";
   o << "NEW  " << r.new_file << ": " << r.new_device << "\n";
+  o << "code paths: BASE " << r.base_toolchain << "; NEW " << r.new_toolchain << "\n";
   for (auto& w : r.warnings) o << "warning: " << w << "\n";
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
@@ -215,7 +237,7 @@ std::string compare_text(const CompareResult& r) {
     o << "\n" << g.title << " (" << its.size() << ")\n";
     for (auto* i : its) {
       o << "  " << to_string(i->kind) << ": " << i->name;
-      if (i->kind == Change::measurement_moved) {
+      if (i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device) {
         o << "  " << i->measurement << " " << json_number(i->base_value) << " -> " << json_number(i->new_value) << " ("
           << pct(i->base_value, i->new_value) << ", tolerance " << json_number(i->tolerance * 100) << "%)\n";
         continue;
@@ -223,9 +245,15 @@ std::string compare_text(const CompareResult& r) {
       o << "  [" << verdicts(*i) << "]";
       if (!i->reason.empty() && i->kind != Change::added && i->kind != Change::removed) o << "  -- " << i->reason;
       o << "\n";
-      if (i->kind == Change::new_failure || i->kind == Change::still_failing) {
+      const bool differs = !i->base_verdict.empty() && !i->new_verdict.empty() && i->base_verdict != i->new_verdict;
+      if (i->kind == Change::new_failure || i->kind == Change::still_failing || (r.other_toolchain && differs)) {
         if (!i->expected.empty()) o << "      expected: " << i->expected << "\n";
-        if (!i->observed.empty()) o << "      observed: " << i->observed << "\n";
+        if (r.other_toolchain && differs) {
+          o << "      BASE observed: " << (i->base_observed.empty() ? i->base_reason : i->base_observed) << "\n";
+          o << "      NEW  observed: " << (i->observed.empty() ? i->reason : i->observed) << "\n";
+        } else if (!i->observed.empty()) {
+          o << "      observed: " << i->observed << "\n";
+        }
       }
       if (!i->note.empty()) o << "      known: " << i->note << "\n";
     }
@@ -245,6 +273,7 @@ std::string compare_markdown(const CompareResult& r) {
   o << "## cuconform compare: " << (r.regressions() ? "REGRESSION" : "no regression") << "\n\n";
   o << "- BASE `" << r.base_file << "`: " << r.base_device << "\n";
   o << "- NEW `" << r.new_file << "`: " << r.new_device << "\n";
+  o << "- code paths: BASE " << cell(r.base_toolchain) << "; NEW " << cell(r.new_toolchain) << "\n";
   for (auto& w : r.warnings) o << "- **warning:** " << cell(w) << "\n";
   o << "\n" << summary_line(r) << "\n";
   for (auto& g : groups()) {
@@ -254,7 +283,7 @@ std::string compare_markdown(const CompareResult& r) {
     if (its.empty()) continue;
     o << "\n### " << g.title << " (" << its.size() << ")\n\n| change | case | verdicts / values | reason |\n|---|---|---|---|\n";
     for (auto* i : its) {
-      std::string what = i->kind == Change::measurement_moved
+      std::string what = i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device
                              ? i->measurement + ": " + json_number(i->base_value) + " → " + json_number(i->new_value) + " (" + pct(i->base_value, i->new_value) + ")"
                              : verdicts(*i);
       std::string why = i->note.empty() ? i->reason : "known: " + i->note;
@@ -262,6 +291,45 @@ std::string compare_markdown(const CompareResult& r) {
     }
   }
   return o.str();
+}
+
+}  // namespace cuconform
+
+namespace cuconform {
+
+std::string pick_baseline(const std::string& dir, const Fleet& now, std::string* why) {
+  namespace fs = std::filesystem;
+  const RunInfo& n = now.runs.at(0);
+  const std::string codegen = n.get(n.run, "toolchain.codegen").empty() ? "sass" : n.get(n.run, "toolchain.codegen");
+  std::string best;
+  int best_score = 0;
+  std::vector<fs::path> files;
+  for (auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (auto& p : files) {
+    Fleet f;
+    try {
+      f = load_results(p.string());
+    } catch (const std::exception&) {
+      continue;  // not a results file (a fleet, a note): not a baseline
+    }
+    if (f.schema != kResultsSchema || f.runs.empty()) continue;
+    const RunInfo& b = f.runs[0];
+    const std::string bcg = b.get(b.run, "toolchain.codegen").empty() ? "sass" : b.get(b.run, "toolchain.codegen");
+    if (b.dev("name") != n.dev("name") || !b.available()) continue;
+    int score = 1 + (bcg == codegen ? 2 : 0) + (b.dev("driver_version") == n.dev("driver_version") ? 1 : 0) +
+                (bcg == codegen && b.toolchain_line() == n.toolchain_line() ? 1 : 0);
+    if (score > best_score) {
+      best_score = score;
+      best = p.string();
+    }
+  }
+  if (best.empty()) *why = "no baseline in " + dir + " is of " + (n.available() ? n.dev("name") : "a run without a GPU");
+  else if (best_score >= 4) *why = "the same GPU model, code path" + std::string(best_score == 5 ? ", toolchain" : "") + " and driver";
+  else if (best_score >= 3) *why = "the same GPU model and code path (another driver or toolchain)";
+  else *why = "the same GPU model (another code path" + std::string(best_score == 2 ? "; the same driver)" : " and driver)");
+  return best;
 }
 
 }  // namespace cuconform

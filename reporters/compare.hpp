@@ -13,6 +13,7 @@ enum class Change {
   new_failure,        // regression: fails now, did not fail (or did not exist) in the baseline
   coverage_lost,      // regression: ran in the baseline (pass or fail), not-supported now
   measurement_moved,  // regression: passes in both, a measurement moved beyond its tolerance
+  measurement_other_device,  // the same move between two GPU models: shown, never gating
   known_failure,      // fails, listed in known_failures
   known_flake,        // listed in known_flakes and failed in either run (or stopped running)
   flaky,              // verdict flake (failed, passed on a re-run: run --rerun) and not listed
@@ -30,13 +31,15 @@ struct CompareItem {
   Change kind;
   std::string name, base_verdict, new_verdict;  // verdicts empty where absent
   std::string reason, expected, observed;       // NEW's (BASE's for removed)
+  std::string base_reason, base_observed;        // BASE's, where both runs have the case
   std::string note;                             // the known entry's reason and where it is
   std::string measurement;
   double base_value = 0, new_value = 0, tolerance = 0;
 };
 
 struct CompareResult {
-  std::string base_file, new_file, base_device, new_device;
+  std::string base_file, new_file, base_device, new_device, base_toolchain, new_toolchain;
+  bool other_device = false, other_toolchain = false;
   std::vector<std::string> warnings;
   std::vector<CompareItem> items;
   int count(Change c) const;
@@ -44,6 +47,11 @@ struct CompareResult {
 };
 
 CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol);
+
+// The baseline in `dir` (results files) that best matches `now`: the same device model,
+// driver and code path; else the same model and code path; else the same model; else none
+// (""). `why` says which it is.
+std::string pick_baseline(const std::string& dir, const Fleet& now, std::string* why);
 std::string compare_text(const CompareResult& r);
 std::string compare_markdown(const CompareResult& r);
 

@@ -1,5 +1,6 @@
 #include "reporters/console.hpp"
 
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
@@ -37,6 +38,21 @@ void print_summary(std::ostream& os, const RunReport& run) {
   os << n["pass"] << " passed, " << run.failures() << " failed, " << n["not-supported"] + n["planned"] << " skipped";
   if (n["flake"]) os << ", " << n["flake"] << " flaky";
   os << "\n";
+  if (!run.cut_off.empty())
+    os << "CUT OFF (" << run.cut_off << "): " << run.entries.size() << " of " << run.entries.size() + run.not_run.size()
+       << " cases finished; the others have no result (results.json lists them under run.cut_off)\n";
+}
+
+void print_timing(std::ostream& os, const RunReport& run) {
+  const SuperviseTiming& t = run.timing;
+  auto s = [](double v) { return json_number(std::round(v * 100) / 100); };
+  os << "\ntiming (s): wall " << s(run.wall_s) << " = GPU lane " << s(t.gpu_lane_s) << " (host lanes beside it: "
+     << t.host_lane_count << ", " << s(t.host_lanes_s) << ") + reports " << s(run.report_s) << "\n";
+  os << "  GPU lane: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
+     << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", cases " << s(t.gpu_cases_s)
+     << ", fault cases in child processes " << s(t.isolated_s) << " (" << t.isolated_cases << ")\n";
+  os << "  host tools (ptxas, cuobjdump) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)
+     << "; " << t.workers_started << " worker processes\n";
 }
 
 }  // namespace cuconform

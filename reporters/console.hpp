@@ -11,5 +11,7 @@ namespace cuconform {
 
 void print_case_line(std::ostream& os, const Case& c, const CaseResult& r, bool verbose);
 void print_summary(std::ostream& os, const RunReport& run);
+// Where the run's time went (`run --timing`).
+void print_timing(std::ostream& os, const RunReport& run);
 
 }  // namespace cuconform

@@ -5,6 +5,7 @@
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
 #include "reporters/report_verbs.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -50,7 +51,19 @@ Fleet single_run(const std::string& path) {
 }
 
 int cmd_compare(const Options& o) {
-  Fleet base = single_run(o.positional[0]), now = single_run(o.positional[1]);
+  Fleet now = single_run(o.positional[1]);
+  // BASE may be a folder of baselines: the one of the same GPU model, driver and code path.
+  std::string base_path = o.positional[0];
+  if (std::filesystem::is_directory(base_path)) {
+    std::string why;
+    base_path = pick_baseline(base_path, now, &why);
+    if (base_path.empty()) {
+      std::cout << "compare: " << why << "; nothing to compare with (add one: cp NEW.json " << o.positional[0] << "/)\n";
+      return kOk;
+    }
+    std::cout << "baseline: " << base_path << " (" << why << ")\n";
+  }
+  Fleet base = single_run(base_path);
   auto known = known_from(o);
   Tolerances tol;
   std::string error;

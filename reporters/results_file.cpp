@@ -90,6 +90,9 @@ std::vector<std::pair<std::string, std::string>> scalars(const YAML::Node& m) {
       std::string joined;
       for (auto v : it->second) joined += (joined.empty() ? "" : " ") + (v.IsScalar() ? v.Scalar() : to_json(v));
       kv.emplace_back(it->first.Scalar(), joined);
+    } else if (it->second.IsMap()) {  // "toolchain", "timing": one level, as "toolchain.codegen"
+      for (auto jt = it->second.begin(); jt != it->second.end(); ++jt)
+        if (jt->second.IsScalar()) kv.emplace_back(it->first.Scalar() + "." + jt->first.Scalar(), jt->second.Scalar());
     }
   }
   return kv;
@@ -164,7 +167,10 @@ CaseRow& row_for(Fleet& f, const CaseRow& head, std::size_t nruns) {
 std::string default_label(const RunInfo& r) {
   std::string host = r.get(r.run, "host");
   std::string d = r.available() ? r.dev("name") + " #" + r.dev("ordinal") : "no GPU";
-  return host.empty() ? d : d + " @ " + host;
+  d = host.empty() ? d : d + " @ " + host;
+  // Runs of one device on several code paths sit side by side: the column says which.
+  const std::string codegen = r.get(r.run, "toolchain.codegen");
+  return codegen.empty() || codegen == "sass" ? d : d + " [" + r.toolchain_line() + "]";
 }
 
 void unique_labels(Fleet& f) {
@@ -193,6 +199,13 @@ std::string RunInfo::device_line() const {
   if (!dev("sm_count").empty()) s += ", " + dev("sm_count") + " SMs";
   std::string drv = dev("driver_version").empty() ? "CUDA " + dev("driver_cuda_version") : dev("driver_version");
   return s + ", driver " + drv;
+}
+
+std::string RunInfo::toolchain_line() const {
+  const std::string codegen = get(run, "toolchain.codegen"), compiler = get(run, "toolchain.compiler");
+  if (codegen.empty()) return "sass (nvcc " + get(suite, "built_with_cuda") + ", built in)";
+  if (codegen == "jit") return "jit (driver " + dev("driver_version") + ")";
+  return codegen == "sass" ? "sass (" + compiler + ")" : compiler;
 }
 
 const CaseRow* Fleet::find(const std::string& name) const {

@@ -32,6 +32,8 @@ struct RunInfo {
   std::string dev(const std::string& k) const { return get(device, k); }
   bool available() const { return dev("available") == "true"; }
   std::string device_line() const;  // "NVIDIA H200, cc 9.0, 132 SMs, driver 580.1" or "no GPU: why"
+  // The code path the run judged: "sass (nvcc 13.0 ...)", "jit (driver 580.159.04)", "ptxas 12.8.93".
+  std::string toolchain_line() const;
 };
 
 // One case's result in one run.

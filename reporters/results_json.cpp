@@ -26,6 +26,29 @@ std::string results_json(const RunReport& run) {
   w.key("selection").begin_array();
   for (auto& s : run.selection) w.value(s);
   w.end_array();
+  w.key("toolchain").begin_object();
+  w.field("codegen", run.toolchain.codegen).field("compiler", run.toolchain.compiler);
+  if (!run.toolchain.ptxas.empty()) w.field("ptxas", run.toolchain.ptxas);
+  if (!run.toolchain.max_ptx.empty()) w.field("max_ptx", run.toolchain.max_ptx);
+  if (!run.toolchain.disassembler.empty()) w.field("disassembler", run.toolchain.disassembler);
+  w.end_object();
+  const SuperviseTiming& t = run.timing;
+  w.key("timing").begin_object();
+  w.field("gpu_lane_s", t.gpu_lane_s).field("host_lanes_s", t.host_lanes_s).field("host_lanes", t.host_lane_count);
+  w.field("worker_start_s", t.worker_start_s).field("catalog_s", t.catalog_s).field("gpu_open_s", t.gpu_open_s);
+  w.field("module_load_s", t.module_load_s).field("gpu_cases_s", t.gpu_cases_s);
+  w.field("isolated_s", t.isolated_s).field("isolated_cases", t.isolated_cases);
+  w.field("host_tool_s", t.host_tool_s).field("host_cases_s", t.host_cases_s).field("report_s", run.report_s);
+  w.end_object();
+  if (!run.cut_off.empty()) {
+    w.key("cut_off").begin_object();
+    w.field("by", run.cut_off).field("finished", static_cast<int>(run.entries.size()));
+    w.field("of", static_cast<int>(run.entries.size() + run.not_run.size()));
+    w.key("not_run").begin_array();
+    for (auto& n : run.not_run) w.value(n);
+    w.end_array();
+    w.end_object();
+  }
   w.end_object();
   w.key("device");
   if (run.device.json.empty()) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "harness/runner/case_result.hpp"
+#include "harness/runner/supervisor.hpp"
 #include "harness/spec/spec.hpp"
 
 namespace cuconform {
@@ -16,6 +17,18 @@ struct RunReport {
   std::vector<std::string> selection;  // the filters of the run, as given
   DeviceReport device;
   int workers_started = 0;
+  // The code path under test and its tools (`run --codegen`): what made the machine code.
+  struct Toolchain {
+    std::string codegen = "sass";  // sass, jit, ptxas
+    std::string compiler;          // "nvcc 13.0 (SASS embedded at build time)", "driver JIT", "ptxas 12.8.93"
+    std::string ptxas, max_ptx, disassembler;  // paths and the newest PTX ISA taken, where they apply
+  } toolchain;
+  SuperviseTiming timing;
+  double report_s = 0;  // writing the results files
+  // Stopped from outside (a signal): the cases that never finished are named here and are
+  // absent from `entries`; "running" while a snapshot of a run still going is written.
+  std::string cut_off;  // "", "SIGTERM", "running", ...
+  std::vector<std::string> not_run;
   struct Entry {
     const Case* c;
     CaseResult r;

@@ -8,8 +8,7 @@ namespace cuconform {
 
 int cmd_device(const Options&) {
   std::cout << "suite:   cuconform " << CUCONFORM_VERSION << " (" << CUCONFORM_COMMIT << ")\n";
-  std::cout << "toolkit: CUDA " << CUCONFORM_TOOLKIT << "; SASS for " << CUCONFORM_SASS_ARCHS << ", PTX compute_"
-            << CUCONFORM_PTX_ARCH << "\n";
+  std::cout << "toolkit: CUDA " << CUCONFORM_TOOLKIT << "; SASS and PTX for " << CUCONFORM_SASS_ARCHS << "\n";
   std::string why;
   Gpu* gpu = Gpu::open(&why);
   if (!gpu) {

@@ -1,19 +1,71 @@
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <mutex>
 
 #include "harness/cli/verbs.hpp"
+#include "harness/driver/codegen.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/util/run_cache.hpp"
+#include "harness/util/tools.hpp"
 #include "reporters/console.hpp"
 #include "reporters/junit_xml.hpp"
 #include "reporters/results_json.hpp"
 
 namespace cuconform {
+namespace {
+
+std::atomic<int> g_stop{0};
+extern "C" void on_stop_signal(int sig) { g_stop.store(sig); }
+
+// A CI time limit or a cancelled job stops the run with a signal: the supervisor kills its
+// workers and the results of the cases that finished are still written, marked as cut off.
+void catch_stop_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
+RunReport::Toolchain describe_toolchain(const Codegen& cg) {
+  RunReport::Toolchain t;
+  t.codegen = cg.name();
+  t.disassembler = toolchain_tool("cuobjdump");
+  if (cg.path == Codegen::Path::sass) {
+    t.compiler = std::string("nvcc ") + CUCONFORM_TOOLKIT + " (SASS embedded at build time)";
+    t.ptxas = find_tool("ptxas");
+  } else if (cg.path == Codegen::Path::jit) {
+    t.compiler = "driver JIT (the driver's version is the device's driver_version)";
+  } else {
+    const PtxasInfo& info = ptxas_info(cg.ptxas);
+    t.compiler = "ptxas " + (info.version.empty() ? "?" : info.version);
+    t.ptxas = cg.ptxas;
+    t.max_ptx = info.max_ptx;
+  }
+  return t;
+}
+
+// The report of what has finished so far; every other case is listed as not run.
+void fill_entries(RunReport& run, const std::vector<const Case*>& cases, const std::vector<CaseResult>& results,
+                  const std::vector<bool>& finished) {
+  run.entries.clear();
+  run.not_run.clear();
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    if (finished[i]) run.entries.push_back({cases[i], results[i]});
+    else run.not_run.push_back(cases[i]->name);
+  }
+}
+
+}  // namespace
 
 int cmd_run(const Options& o) {
+  const auto process_start = std::chrono::steady_clock::now();
   Catalog cat;
   if (!load_or_report(o, &cat)) return kExitBadInput;
   std::vector<const Case*> cases;
@@ -29,12 +81,28 @@ int cmd_run(const Options& o) {
     std::cerr << "cuconform run: --rerun takes a whole number from 0 to 10, not '" << rerun_text << "'\n";
     return kExitBadInput;
   }
+  Codegen codegen;
+  if (!Codegen::parse(o.get("--codegen", "sass"), &codegen, &error)) {
+    std::cerr << "cuconform run: " << error << "\n";
+    return kExitBadInput;
+  }
+  setenv(kCodegenEnv, codegen.spec().c_str(), 1);  // the workers compile on the same path
+  if (codegen.path == Codegen::Path::ptxas && !ptxas_info(codegen.ptxas).error.empty()) {
+    std::cerr << "cuconform run: --codegen " << codegen.spec() << ": " << ptxas_info(codegen.ptxas).error << "\n";
+    return kExitBadInput;
+  }
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
   if (json_path.empty() && junit_path.empty()) {
     json_path = out_dir + "/results.json";
     junit_path = out_dir + "/junit.xml";
   }
+  const std::string cache = start_run_cache();
+  struct RemoveCache {
+    std::string dir;
+    ~RemoveCache() { remove_run_cache(dir); }
+  } remove_cache{cache};
+
   RunReport run;
   run.started_utc = utc_now_iso8601();
   char host[256] = {};
@@ -46,24 +114,61 @@ int cmd_run(const Options& o) {
   run.archs = CUCONFORM_SASS_ARCHS;
   run.specs_dir = cat.dir;
   run.selection = o.sel.describe();
-  bool verbose = o.has("--verbose");
+  if (codegen.path != Codegen::Path::sass) run.selection.push_back("--codegen " + codegen.spec());
+  run.toolchain = describe_toolchain(codegen);
+  const bool verbose = o.has("--verbose");
+
+  // While the run goes on, a snapshot of the results is rewritten every few seconds: a job
+  // killed outright (SIGKILL) still leaves the cases that finished, marked as cut off.
+  std::mutex snap_mu;
+  std::vector<CaseResult> so_far(cases.size());
+  std::vector<bool> done(cases.size(), false);
+  std::map<std::string, std::size_t> position;
+  for (std::size_t i = 0; i < cases.size(); ++i) position[cases[i]->name] = i;
+  auto last_snapshot = std::chrono::steady_clock::now();
+  auto snapshot = [&]() {
+    RunReport snap = run;
+    snap.cut_off = "running";
+    snap.finished_utc = utc_now_iso8601();
+    snap.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
+    fill_entries(snap, cases, so_far, done);
+    if (!json_path.empty()) write_file_atomically(json_path, results_json(snap));
+  };
+
   SuperviseOptions so;
   so.specs_dir = cat.dir;
-  so.on_result = [&](const Case& c, const CaseResult& r) { print_case_line(std::cout, c, r, verbose); std::cout.flush(); };
-  auto t0 = std::chrono::steady_clock::now();
+  so.stop = &g_stop;
+  so.on_result = [&](const Case& c, const CaseResult& r) {
+    print_case_line(std::cout, c, r, verbose);
+    std::cout.flush();
+    std::lock_guard<std::mutex> lock(snap_mu);
+    auto it = position.find(c.name);
+    if (it == position.end()) return;
+    so_far[it->second] = r;
+    done[it->second] = true;
+    if (std::chrono::steady_clock::now() - last_snapshot > std::chrono::seconds(5)) {
+      last_snapshot = std::chrono::steady_clock::now();
+      try {
+        snapshot();
+      } catch (const std::exception&) {
+        // a snapshot is a courtesy; the final write reports errors
+      }
+    }
+  };
+  catch_stop_signals();
   SuperviseOutcome out = supervise(cases, so);
-  run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  run.finished_utc = utc_now_iso8601();
   run.device = out.device;
   run.workers_started = out.workers_started;
+  run.timing = out.timing;
   // Re-run policy: a failing case runs again (each time in a fresh worker) up to --rerun N
   // times; one that then passes is a flake, reported as such, never as a pass.
-  for (std::size_t i = 0; i < cases.size() && reruns > 0; ++i) {
+  for (std::size_t i = 0; i < cases.size() && reruns > 0 && !g_stop.load(); ++i) {
     CaseResult& first = out.results[i];
-    if (!is_failure(first.obs.verdict)) continue;
+    if (!out.finished[i] || !is_failure(first.obs.verdict)) continue;
     for (int attempt = 1; attempt <= reruns; ++attempt) {
       SuperviseOutcome again = supervise({cases[i]}, so);
-      ++out.workers_started;
+      ++run.workers_started;
+      if (!again.finished.front()) break;
       if (again.results.front().obs.verdict == Verdict::pass) {
         CaseResult flake = again.results.front();
         flake.obs.verdict = Verdict::flake;
@@ -75,17 +180,30 @@ int cmd_run(const Options& o) {
       }
     }
   }
-  for (std::size_t i = 0; i < cases.size(); ++i) run.entries.push_back({cases[i], out.results[i]});
-  try {
-    if (!json_path.empty()) write_file_atomically(json_path, results_json(run));
-    if (!junit_path.empty()) write_file_atomically(junit_path, junit_xml(run));
-  } catch (const std::exception& e) {
-    std::cerr << "cuconform run: " << e.what() << "\n";
-    return kExitBadInput;
+  {
+    std::lock_guard<std::mutex> lock(snap_mu);  // no snapshot may land after the final write
+    fill_entries(run, cases, out.results, out.finished);
+    if (const int sig = g_stop.load()) run.cut_off = std::string("SIG") + sigabbrev_np(sig);
+    run.finished_utc = utc_now_iso8601();
+    const auto report_start = std::chrono::steady_clock::now();
+    try {
+      run.wall_s = std::chrono::duration<double>(report_start - process_start).count();
+      if (!json_path.empty()) write_file_atomically(json_path, results_json(run));
+      if (!junit_path.empty()) write_file_atomically(junit_path, junit_xml(run));
+      run.report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - report_start).count();
+      // The recorded wall time runs from process start to the reports written.
+      run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
+      if (!json_path.empty()) write_file_atomically(json_path, results_json(run));
+    } catch (const std::exception& e) {
+      std::cerr << "cuconform run: " << e.what() << "\n";
+      return kExitBadInput;
+    }
   }
   print_summary(std::cout, run);
+  if (o.has("--timing")) print_timing(std::cout, run);
   if (!json_path.empty()) std::cout << "results: " << json_path << "\n";
   if (!junit_path.empty()) std::cout << "junit:   " << junit_path << "\n";
+  if (const int sig = g_stop.load()) return 128 + sig;
   if (run.no_gpu_ran()) {
     std::cout << "NO GPU: no case could run on a GPU (" << run.device.error
               << "). This run proves nothing about a device; exit code 3.\n";

@@ -12,9 +12,13 @@ using namespace cuconform;
 static const char* kUsage = R"(usage: cuconform <verb> [options]
 
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
-  run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--verbose]
-                                        run on the local GPU; reports go to DIR (default results/);
+  run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--codegen PATH]
+           [--timing] [--verbose]       run on the local GPU; reports go to DIR (default results/);
                                         --rerun N: re-run failures up to N times (a later pass = flake)
+                                        --codegen sass|jit|ptxas=FILE: the code path under test: the
+                                        SASS nvcc embedded (default), the driver's JIT of the embedded
+                                        PTX, or that PTX assembled by another ptxas
+                                        --timing: where the run's time went
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
@@ -23,6 +27,7 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
 
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
+                                         --profile smoke (one case per rule, for every commit)
 every verb: --specs DIR (default: the specs the executable was built with)
 exit codes: 0 ok, 1 something failed, 2 bad input, 3 no case could run on a GPU
 )";
@@ -44,7 +49,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit", "--rerun"}, {"--verbose"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen"}, {"--verbose", "--timing"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},

@@ -9,7 +9,7 @@ std::string Options::get(const std::string& k, const std::string& fallback) cons
 
 bool parse_options(const std::string& verb, const VerbSpec& spec, int argc, char** argv, Options* out, std::string* error) {
   out->verb = verb;
-  static const std::set<std::string> filters = {"--area", "--rule", "--tag", "--kind"};
+  static const std::set<std::string> filters = {"--area", "--rule", "--tag", "--kind", "--profile"};
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](std::string* v) {
@@ -29,6 +29,7 @@ bool parse_options(const std::string& verb, const VerbSpec& spec, int argc, char
       if (a == "--rule") out->sel.rules.push_back(v);
       if (a == "--tag") out->sel.tags.push_back(v);
       if (a == "--kind") out->sel.kinds.push_back(v);
+      if (a == "--profile") out->sel.profile = v;
     } else if (spec.value_flags.count(a)) {
       if (!value(&v)) return false;
       out->values[a] = v;

@@ -15,10 +15,18 @@ const EmbeddedModule* embedded_module(const std::string& name) {
   return nullptr;
 }
 
-EmbeddedModuleRegistrar::EmbeddedModuleRegistrar(const char* name, const char* source,
-                                                 const unsigned char* begin,
-                                                 const unsigned char* end) {
-  registry().push_back({name, source, begin, static_cast<std::size_t>(end - begin)});
+std::string_view EmbeddedModule::ptx_for(const std::string& virtual_arch) const {
+  for (const auto& [arch, text] : ptx)
+    if (arch == virtual_arch) return text;
+  return {};
+}
+
+EmbeddedModuleRegistrar::EmbeddedModuleRegistrar(
+    const char* name, const char* source, const unsigned char* begin, const unsigned char* end,
+    std::initializer_list<std::pair<const char*, std::string_view>> ptx) {
+  EmbeddedModule m{name, source, begin, static_cast<std::size_t>(end - begin), {}};
+  for (const auto& [arch, text] : ptx) m.ptx.emplace_back(arch, text);
+  registry().push_back(std::move(m));
 }
 
 }  // namespace cuconform

@@ -1,8 +1,12 @@
 #pragma once
 // Fatbins compiled from fixtures/**/*.cu at build time and linked into the executable
-// (cmake/EmbedKernels.cmake). Looked up by the .cu file's stem.
+// (cmake/EmbedKernels.cmake), with the PTX of every arch beside them. Looked up by the .cu
+// file's stem.
 #include <cstddef>
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace cuconform {
@@ -12,6 +16,9 @@ struct EmbeddedModule {
   std::string source;  // path of the .cu it came from, for messages
   const unsigned char* data;
   std::size_t size;
+  std::vector<std::pair<std::string, std::string_view>> ptx;  // ("compute_90a", text)
+  // The PTX for a virtual arch ("compute_90a"); empty when this build has none.
+  std::string_view ptx_for(const std::string& virtual_arch) const;
 };
 
 const EmbeddedModule* embedded_module(const std::string& name);
@@ -19,7 +26,8 @@ const std::vector<EmbeddedModule>& embedded_modules();
 
 struct EmbeddedModuleRegistrar {
   EmbeddedModuleRegistrar(const char* name, const char* source, const unsigned char* begin,
-                          const unsigned char* end);
+                          const unsigned char* end,
+                          std::initializer_list<std::pair<const char*, std::string_view>> ptx = {});
 };
 
 }  // namespace cuconform

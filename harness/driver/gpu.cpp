@@ -6,8 +6,11 @@
 #include <sstream>
 #include <thread>
 
+#include "harness/driver/codegen.hpp"
 #include "harness/driver/cuda_api.hpp"
 #include "harness/driver/embedded_modules.hpp"
+#include "harness/driver/module_image.hpp"
+#include "harness/util/run_cache.hpp"
 
 namespace cuconform {
 
@@ -180,6 +183,12 @@ Gpu* Gpu::open(std::string* why_not) {
     CU_CHECK(api->cuDeviceTotalMem(&d.total_mem, g->dev_));
     CU_CHECK(api->cuDriverGetVersion(&d.driver_version));
     d.code_path = code_path_for(d.cc_major, d.cc_minor);
+    const Codegen& cg = run_codegen();
+    if (cg.path == Codegen::Path::jit)
+      d.code_path = "driver JIT of the embedded PTX for " + device_sm_arch(d.cc_major, d.cc_minor);
+    else if (cg.path == Codegen::Path::ptxas)
+      d.code_path = "ptxas " + ptxas_info(cg.ptxas).version + " (" + cg.ptxas + ") of the embedded PTX for " +
+                    device_sm_arch(d.cc_major, d.cc_minor);
     CU_CHECK(api->cuDevicePrimaryCtxRetain(&g->ctx_, g->dev_));
     CU_CHECK(api->cuCtxSetCurrent(g->ctx_));
     CU_CHECK(api->cuStreamCreate(&g->stream_, CU_STREAM_NON_BLOCKING));
@@ -197,22 +206,52 @@ CUfunction Gpu::kernel(const std::string& module, const std::string& function) {
   if (it == modules_.end()) {
     const EmbeddedModule* m = embedded_module(module);
     if (!m) throw std::runtime_error("no embedded kernel module '" + module + "'");
+    // sass: the fatbin as nvcc made it (the driver picks the SASS); jit / ptxas=PATH: the
+    // cubin that toolchain made from the embedded PTX (harness/driver/module_image.hpp).
+    std::string image, how = info_.code_path;
+    const void* data = m->data;
+    if (run_codegen().compiles_at_run_time()) {
+      ModuleImage img;
+      try {
+        img = module_image(*m, device_sm_arch(info_.cc_major, info_.cc_minor));
+      } catch (const std::exception& e) {
+        throw CodegenUnavailable(e.what());
+      }
+      image = read_whole_file(img.path);
+      data = image.data();
+      how = img.how;
+    }
     CUmodule mod = nullptr;
     char log[8192] = {};
     CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void* vals[] = {log, reinterpret_cast<void*>(sizeof log)};
-    CUresult r = CU_API.cuModuleLoadDataEx(&mod, m->data, 2, opts, vals);
+    const auto t0 = std::chrono::steady_clock::now();
+    CUresult r = CU_API.cuModuleLoadDataEx(&mod, data, 2, opts, vals);
+    module_load_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (r != CUDA_SUCCESS)
       throw std::runtime_error("loading module " + module + " (" + m->source + ") failed: " +
                                cu_error_name(r) + (log[0] ? std::string(": ") + log : ""));
-    it = modules_.emplace(module, mod).first;
+    it = modules_.emplace(module, LoadedModule{mod, how}).first;
   }
+  used_[module] = it->second.how;
   CUfunction f = nullptr;
-  CUresult r = CU_API.cuModuleGetFunction(&f, it->second, function.c_str());
+  CUresult r = CU_API.cuModuleGetFunction(&f, it->second.handle, function.c_str());
   if (r != CUDA_SUCCESS)
     throw std::runtime_error("module " + module + " has no kernel '" + function + "' (" +
                              cu_error_name(r) + ")");
   return f;
+}
+
+std::map<std::string, std::string> Gpu::take_modules_used() {
+  std::map<std::string, std::string> out;
+  out.swap(used_);
+  return out;
+}
+
+double Gpu::take_module_load_s() {
+  double s = module_load_s_;
+  module_load_s_ = 0;
+  return s;
 }
 
 void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {

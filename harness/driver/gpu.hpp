@@ -27,6 +27,13 @@ class DriverError : public std::runtime_error {
   std::string name_;
 };
 
+// The run's toolchain cannot make this module's code (e.g. an older ptxas refuses PTX that
+// needs a newer ISA): the case is not supported on that code path.
+class CodegenUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class DeviceTimeout : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -42,7 +49,7 @@ struct DeviceInfo {
   int smem_per_block_optin = 0;
   std::size_t total_mem = 0;
   int driver_version = 0;  // e.g. 13000
-  std::string code_path;   // "sass sm_90a" or "jit from compute_80 PTX (no matching SASS)"
+  std::string code_path;   // "sass sm_90a", "jit from compute_80 PTX (no matching SASS)", or the --codegen path
   std::string cc() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };
 
@@ -115,8 +122,14 @@ class Gpu {
   const DeviceInfo& info() const { return info_; }
   CUstream stream() const { return stream_; }
 
-  // Kernel `function` of the embedded module `module` (loaded on first use).
+  // Kernel `function` of the embedded module `module` (loaded on first use, on the run's
+  // code path: harness/driver/codegen.hpp). Throws CodegenUnavailable when that toolchain
+  // cannot make the module's code.
   CUfunction kernel(const std::string& module, const std::string& function);
+  // Modules used since the last call, with how their code was made (for a case's results),
+  // and the seconds spent loading modules since the last call.
+  std::map<std::string, std::string> take_modules_used();
+  double take_module_load_s();
 
   void launch_raw(CUfunction f, const LaunchConfig& cfg, void** args);
   template <class... A>
@@ -150,7 +163,13 @@ class Gpu {
   CUcontext ctx_ = nullptr;
   CUstream stream_ = nullptr;
   CUevent ev_start_ = nullptr, ev_stop_ = nullptr;
-  std::map<std::string, CUmodule> modules_;
+  struct LoadedModule {
+    CUmodule handle;
+    std::string how;
+  };
+  std::map<std::string, LoadedModule> modules_;
+  std::map<std::string, std::string> used_;
+  double module_load_s_ = 0;
 };
 
 // Throws DriverError when r is not CUDA_SUCCESS.

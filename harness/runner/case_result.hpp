@@ -9,6 +9,8 @@ struct CaseResult {
   std::string name;
   Observation obs;
   double duration_s = 0;
+  double module_load_s = 0;  // of duration_s: loading kernel modules (and compiling them at run time)
+  double tool_s = 0;         // of duration_s: toolkit programs (ptxas, cuobjdump)
 };
 
 // The device a run used, as the worker saw it; `available` false with `error` when none.

@@ -2,9 +2,10 @@
 
 #include <chrono>
 
+#include "harness/driver/codegen.hpp"
 #include "harness/driver/gpu.hpp"
 #include "harness/fixture/fixture.hpp"
-#include "harness/runner/tools.hpp"
+#include "harness/util/tools.hpp"
 
 namespace cuconform {
 
@@ -37,6 +38,8 @@ static Observation run_fixture(const Case& c, Gpu* gpu) {
       o.expected = "no device error";
     }
     o.fact("error", e.name());
+  } catch (const CodegenUnavailable& e) {
+    o = Observation::not_supported("code path " + run_codegen().spec() + ": " + e.what());
   } catch (const DeviceTimeout& e) {
     o = Observation();
     o.verdict = Verdict::timeout;
@@ -50,32 +53,55 @@ static Observation run_fixture(const Case& c, Gpu* gpu) {
   return o;
 }
 
+// With --codegen jit the driver's JIT is the toolchain: rules about what the assembler
+// accepts or what the compiled code holds need the driver (and so a GPU) too.
+static bool needs_driver(const Rule& r) {
+  if (r.needs_gpu()) return true;
+  if (run_codegen().path != Codegen::Path::jit) return false;
+  for (Requirement q : r.requires_)
+    if (q == Requirement::ptxas || q == Requirement::cuobjdump) return true;
+  return false;
+}
+
+bool case_needs_driver(const Case& c) { return !c.rule->planned && needs_driver(*c.rule); }
+
 CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) {
   auto t0 = std::chrono::steady_clock::now();
   CaseResult res;
   res.name = c.name;
   const Rule& r = *c.rule;
   Observation& o = res.obs;
+  const double tools_before = tool_seconds();
   if (r.planned) {
     o.verdict = Verdict::planned;
     o.reason = "planned: " + r.planned_reason;
   } else {
     std::string missing;
+    if (needs_driver(r) && !r.needs_gpu() && !gpu)
+      missing = "code path jit: the driver's JIT compiler is the toolchain under test, and " + why_no_gpu;
     for (Requirement q : r.requires_) {
+      if (!missing.empty()) break;
       if (q == Requirement::gpu) {
         if (!gpu) missing = why_no_gpu;
         else {
           ComputeCapability dev{gpu->info().cc_major, gpu->info().cc_minor};
           missing = cc_gate(r.min_cc, r.arch, dev);
         }
-      } else if (find_tool(to_string(q)).empty()) {
+      } else if (toolchain_tool(to_string(q)).empty()) {
         missing = std::string("tool missing: ") + to_string(q) + " not found (toolkit bin, PATH, $CUCONFORM_CUDA_BIN)";
       }
-      if (!missing.empty()) break;
     }
     if (!missing.empty()) o = Observation::not_supported(missing);
-    else o = run_fixture(c, r.needs_gpu() ? gpu : nullptr);
+    else o = run_fixture(c, needs_driver(r) ? gpu : nullptr);
   }
+  if (gpu) {
+    // Which code ran: on a run-time code path each module says how its code was made.
+    std::string code;
+    for (const auto& [module, how] : gpu->take_modules_used()) code += (code.empty() ? "" : "; ") + module + ": " + how;
+    if (!code.empty() && run_codegen().compiles_at_run_time()) o.fact("code", code);
+    res.module_load_s = gpu->take_module_load_s();
+  }
+  res.tool_s = tool_seconds() - tools_before;
   res.duration_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return res;
 }

@@ -36,6 +36,7 @@ std::string encode_result(const CaseResult& r) {
   w.field("name", r.name);
   write_outcome_fields(w, r.obs);
   w.field("duration_s", r.duration_s).field("context_poisoned", r.obs.context_poisoned);
+  w.field("module_load_s", r.module_load_s).field("tool_s", r.tool_s);
   w.end_object();
   return w.str();
 }
@@ -55,6 +56,8 @@ CaseResult decode_result(const std::string& json) {
   for (auto it : n["facts"]) r.obs.facts.emplace_back(it.first.as<std::string>(), it.second.as<std::string>(""));
   r.duration_s = n["duration_s"].as<double>(0);
   r.obs.context_poisoned = n["context_poisoned"].as<bool>(false);
+  r.module_load_s = n["module_load_s"].as<double>(0);
+  r.tool_s = n["tool_s"].as<double>(0);
   return r;
 }
 

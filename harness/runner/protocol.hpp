@@ -3,6 +3,7 @@
 //   DEVICE {json}     once, when the GPU was opened (or could not be)
 //   START <case>      before a case runs: the supervisor arms that case's time limit
 //   RESULT {json}     the case's result
+//   TIMING key secs   where the worker's own time went (catalog_s, gpu_open_s)
 #include <string>
 
 #include "harness/runner/case_result.hpp"

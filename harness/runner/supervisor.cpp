@@ -6,11 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <mutex>
+#include <thread>
 
+#include "harness/runner/execute.hpp"
 #include "harness/runner/protocol.hpp"
 #include "harness/runner/worker.hpp"
 
@@ -18,6 +22,7 @@ namespace cuconform {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 struct Worker {
   pid_t pid = -1;
@@ -39,13 +44,13 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
     std::fclose(names);
     return {};
   }
-  pid_t pid = fork();
+  const char* argv[] = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str(), nullptr};
+  pid_t pid = fork();  // lanes are threads: the child only dup2s and execs
   if (pid == 0) {
     dup2(fileno(names), 0);
     dup2(log[1], 1);
     dup2(log[1], 2);
     dup2(proto[1], kProtocolFd);
-    const char* argv[] = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str(), nullptr};
     execv("/proc/self/exe", const_cast<char**>(argv));
     _exit(127);
   }
@@ -65,11 +70,24 @@ std::string tail(const std::string& s, std::size_t n = 1500) {
   return s.size() <= n ? s : "..." + s.substr(s.size() - n);
 }
 
+// What every lane shares; `mu` guards all of it.
+struct Shared {
+  const SuperviseOptions& opt;
+  SuperviseOutcome& out;
+  std::map<std::string, CaseResult> done;
+  std::mutex mu;
+  bool stopping() const { return opt.stop && opt.stop->load() != 0; }
+};
+
 // Runs one batch in one worker; returns how many cases of the batch got a result.
-std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOptions& opt,
-                      std::map<std::string, CaseResult>& done, SuperviseOutcome& out) {
+std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane) {
+  const SuperviseOptions& opt = sh.opt;
+  const auto spawned = Clock::now();
   Worker w = spawn(opt.specs_dir, batch);
-  ++out.workers_started;
+  {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    ++sh.out.workers_started;
+  }
   std::map<std::string, const Case*> by_name;
   for (const Case* c : batch) by_name[c->name] = c;
   std::string proto_buf, log_buf;
@@ -77,15 +95,29 @@ std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOpti
   auto current_start = Clock::now();
   auto deadline = Clock::now() + std::chrono::duration<double>(opt.startup_s);
   std::size_t finished = 0;
-  bool timed_out = false, proto_open = true;
+  bool timed_out = false, proto_open = true, started_any = false;
 
   auto finish = [&](const CaseResult& r) {
-    done[r.name] = r;
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.done[r.name] = r;
     ++finished;
+    SuperviseTiming& t = sh.out.timing;
+    t.host_tool_s += r.tool_s;
+    if (gpu_lane) {
+      t.module_load_s += r.module_load_s;
+      if (batch.size() > 1) t.gpu_cases_s += std::max(0.0, r.duration_s - r.module_load_s);
+    } else {
+      t.host_cases_s += r.duration_s;
+    }
     if (opt.on_result && by_name.count(r.name)) opt.on_result(*by_name[r.name], r);
   };
   auto handle_line = [&](const std::string& line) {
     if (line.rfind("START ", 0) == 0) {
+      if (!started_any && gpu_lane) {
+        std::lock_guard<std::mutex> lock(sh.mu);
+        sh.out.timing.worker_start_s += seconds_since(spawned);
+      }
+      started_any = true;
       auto it = by_name.find(line.substr(6));
       current = it == by_name.end() ? nullptr : it->second;
       current_start = Clock::now();
@@ -100,17 +132,31 @@ std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOpti
       current = nullptr;
       deadline = Clock::now() + std::chrono::duration<double>(opt.startup_s);
     } else if (line.rfind("DEVICE ", 0) == 0) {
-      if (out.device.json.empty()) {
+      std::lock_guard<std::mutex> lock(sh.mu);
+      if (sh.out.device.json.empty()) {
         try {
-          out.device = decode_device(line.substr(7));
+          sh.out.device = decode_device(line.substr(7));
         } catch (const std::exception&) {
         }
+      }
+    } else if (line.rfind("TIMING ", 0) == 0 && gpu_lane) {
+      // "TIMING catalog_s 0.12" or "TIMING gpu_open_s 0.35"
+      char key[32] = {};
+      double v = 0;
+      if (std::sscanf(line.c_str() + 7, "%31s %lf", key, &v) == 2) {
+        std::lock_guard<std::mutex> lock(sh.mu);
+        if (!std::strcmp(key, "catalog_s")) sh.out.timing.catalog_s += v;
+        if (!std::strcmp(key, "gpu_open_s")) sh.out.timing.gpu_open_s += v;
       }
     }
   };
 
   char buf[8192];
   while (proto_open) {
+    if (sh.stopping()) {
+      kill(w.pid, SIGKILL);
+      break;
+    }
     int left_ms = static_cast<int>(
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
     if (left_ms <= 0) {
@@ -119,7 +165,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOpti
       break;
     }
     pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
-    int n = poll(fds, w.log >= 0 ? 2 : 1, left_ms);
+    int n = poll(fds, w.log >= 0 ? 2 : 1, std::min(left_ms, 200));  // wakes to look at `stop`
     if (n <= 0) continue;
     if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
       ssize_t k = read(w.log, buf, sizeof buf);
@@ -151,10 +197,13 @@ std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOpti
     close(w.log);
   }
   close(w.proto);
+  // A run being stopped kills workers (a terminal's Ctrl-C reaches them too): what they
+  // were doing is unfinished, not a crash.
+  if (sh.stopping()) return finished;
   if (current) {
     CaseResult r;
     r.name = current->name;
-    r.duration_s = std::chrono::duration<double>(Clock::now() - current_start).count();
+    r.duration_s = seconds_since(current_start);
     if (timed_out) {
       r.obs.verdict = Verdict::timeout;
       r.obs.reason = "no result within the case's time limit of " + std::to_string(current->rule->timeout_s) +
@@ -178,32 +227,98 @@ std::size_t run_batch(const std::vector<const Case*>& batch, const SuperviseOpti
   return finished;
 }
 
+// Runs `batch` to the end: a worker that dies leaves the rest to a fresh one.
+void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane) {
+  while (!batch.empty() && !sh.stopping()) {
+    run_batch(batch, sh, gpu_lane);
+    std::vector<const Case*> rest;
+    {
+      std::lock_guard<std::mutex> lock(sh.mu);
+      for (const Case* c : batch)
+        if (!sh.done.count(c->name)) rest.push_back(c);
+    }
+    batch = rest;
+  }
+}
+
+// The GPU lane: cases in order, each fault case in a worker of its own.
+void gpu_lane(const std::vector<const Case*>& cases, Shared& sh) {
+  std::vector<const Case*> pending;
+  for (const Case* c : cases) {
+    if (!c->isolated) {
+      pending.push_back(c);
+      continue;
+    }
+    run_all(pending, sh, true);
+    pending.clear();
+    const auto t0 = Clock::now();
+    run_all({c}, sh, true);
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.out.timing.isolated_s += seconds_since(t0);
+    ++sh.out.timing.isolated_cases;
+  }
+  run_all(pending, sh, true);
+}
+
+int default_host_lanes() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(cores - 2, 1, 8);
+}
+
 }  // namespace
 
 SuperviseOutcome supervise(const std::vector<const Case*>& cases, const SuperviseOptions& opt) {
   SuperviseOutcome out;
-  std::map<std::string, CaseResult> done;
-  std::vector<const Case*> pending;
-  auto flush = [&](std::vector<const Case*> batch) {
-    while (!batch.empty()) {
-      run_batch(batch, opt, done, out);
-      std::vector<const Case*> rest;
-      for (const Case* c : batch)
-        if (!done.count(c->name)) rest.push_back(c);
-      batch = rest;
+  Shared sh{opt, out, {}, {}};
+  std::vector<const Case*> gpu_cases, host_cases;
+  for (const Case* c : cases) (case_needs_driver(*c) || c->isolated ? gpu_cases : host_cases).push_back(c);
+
+  // Host lanes take chunks from one queue, so a slow chunk does not hold the others back;
+  // a chunk keeps neighbouring cases (same module listings) together.
+  const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
+                                                           static_cast<int>(host_cases.size()));
+  const std::size_t chunk = std::max<std::size_t>(8, host_cases.size() / (std::max(lanes, 1) * 4) + 1);
+  std::size_t next = 0;
+  std::mutex queue_mu;
+  auto host_lane = [&] {
+    for (;;) {
+      std::vector<const Case*> batch;
+      {
+        std::lock_guard<std::mutex> lock(queue_mu);
+        if (next >= host_cases.size()) return;
+        const std::size_t end = std::min(host_cases.size(), next + chunk);
+        batch.assign(host_cases.begin() + static_cast<std::ptrdiff_t>(next), host_cases.begin() + static_cast<std::ptrdiff_t>(end));
+        next = end;
+      }
+      run_all(batch, sh, false);
     }
   };
-  for (const Case* c : cases) {
-    if (c->isolated) {
-      flush(pending);
-      pending.clear();
-      flush({c});
-    } else {
-      pending.push_back(c);
-    }
+  const auto t0 = Clock::now();
+  std::vector<std::thread> threads;
+  std::thread host_timer;
+  if (lanes > 0) {
+    host_timer = std::thread([&] {
+      std::vector<std::thread> hs;
+      for (int i = 0; i < lanes; ++i) hs.emplace_back(host_lane);
+      for (auto& t : hs) t.join();
+      std::lock_guard<std::mutex> lock(sh.mu);
+      out.timing.host_lanes_s = seconds_since(t0);
+    });
   }
-  flush(pending);
-  for (const Case* c : cases) out.results.push_back(done[c->name]);
+  gpu_lane(gpu_cases, sh);
+  {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    out.timing.gpu_lane_s = seconds_since(t0);
+  }
+  if (host_timer.joinable()) host_timer.join();
+  out.timing.host_lane_count = lanes;
+  out.timing.workers_started = out.workers_started;
+  out.stopped_by = opt.stop ? opt.stop->load() : 0;
+  for (const Case* c : cases) {
+    auto it = sh.done.find(c->name);
+    out.finished.push_back(it != sh.done.end());
+    out.results.push_back(it != sh.done.end() ? it->second : CaseResult{c->name, {}, 0, 0, 0});
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -30,7 +31,9 @@ int worker_main(int argc, char** argv) {
   for (int i = 2; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--specs") specs = argv[i + 1];
   if (specs.empty()) specs = default_specs_dir();
+  auto t0 = std::chrono::steady_clock::now();
   Catalog cat = load_catalog(specs);
+  emit("TIMING catalog_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   if (!cat.ok()) {
     for (auto& e : cat.errors) std::cerr << e.str() << "\n";
     return 2;
@@ -45,9 +48,11 @@ int worker_main(int argc, char** argv) {
       std::cerr << "worker: unknown case " << name << "\n";
       return 2;
     }
-    if (!opened && c->rule->needs_gpu() && !c->rule->planned) {
+    if (!opened && case_needs_driver(*c)) {
+      t0 = std::chrono::steady_clock::now();
       gpu = Gpu::open(&why_not);
       opened = true;
+      emit("TIMING gpu_open_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
       emit("DEVICE " + encode_device(gpu, why_not));
     }
     emit("START " + name);

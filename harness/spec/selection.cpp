@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <set>
 
 namespace cuconform {
 
@@ -12,6 +13,7 @@ std::vector<std::string> Selection::describe() const {
   for (auto& r : rules) d.push_back("--rule " + r);
   for (auto& t : tags) d.push_back("--tag " + t);
   for (auto& k : kinds) d.push_back("--kind " + k);
+  if (profile != "full") d.push_back("--profile " + profile);
   return d;
 }
 
@@ -36,7 +38,12 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
       return false;
     }
   }
+  if (sel.profile != "full" && sel.profile != "smoke") {
+    *error = "unknown profile '" + sel.profile + "' (full, smoke)";
+    return false;
+  }
   out->clear();
+  std::set<std::string> smoke_seen;  // rule id + variant already represented
   for (const Case& c : cat.cases) {
     const Rule& r = *c.rule;
     bool ok = any_of(sel.areas, [&](auto& a) { return r.area == a; }) &&
@@ -45,6 +52,10 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
                 return fnmatch(g.c_str(), r.id.c_str(), 0) == 0 || fnmatch(g.c_str(), c.name.c_str(), 0) == 0;
               }) &&
               any_of(sel.tags, [&](auto& t) { return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end(); });
+    if (ok && sel.profile == "smoke") {
+      const std::string variant = c.has_param("variant") ? c.param("variant") : "";
+      ok = smoke_seen.insert(r.id + "\n" + variant).second;
+    }
     if (ok) out->push_back(&c);
   }
   if (out->empty()) {

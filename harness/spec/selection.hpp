@@ -8,9 +8,13 @@
 
 namespace cuconform {
 
+// --profile smoke keeps, of each selected rule, its first case (and of a negative rule the
+// first control and the first violation): every rule and area touched in seconds, for
+// per-commit use; the full matrix stays for nightly runs.
 struct Selection {
   std::vector<std::string> areas, rules, tags, kinds;
-  bool any() const { return !areas.empty() || !rules.empty() || !tags.empty() || !kinds.empty(); }
+  std::string profile = "full";  // "full" or "smoke"
+  bool any() const { return !areas.empty() || !rules.empty() || !tags.empty() || !kinds.empty() || profile != "full"; }
   std::vector<std::string> describe() const;  // "--area ldgsts", ...
 };
 

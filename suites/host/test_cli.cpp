@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/runner/tools.hpp"
+#include "harness/util/tools.hpp"
 
 using namespace cuconform;
 

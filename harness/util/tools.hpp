@@ -16,4 +16,7 @@ struct ToolRun {
 // Runs argv (argv[0] a full path) with a time limit; output is captured.
 ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s);
 
+// Seconds this process has spent in run_tool so far (for the --timing breakdown).
+double tool_seconds();
+
 }  // namespace cuconform

@@ -1,4 +1,4 @@
-#include "harness/runner/tools.hpp"
+#include "harness/util/tools.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -31,7 +31,15 @@ std::string find_tool(const std::string& tool) {
   return "";
 }
 
+static double g_tool_seconds = 0;
+double tool_seconds() { return g_tool_seconds; }
+
 ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
+  const auto started = std::chrono::steady_clock::now();
+  struct Account {
+    std::chrono::steady_clock::time_point t0;
+    ~Account() { g_tool_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+  } account{started};
   ToolRun r;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return r;
