@@ -40,6 +40,8 @@ variant control_cluster_sm80     sm_80 8.6 'fence.acq_rel.cluster;'  rejected
 variant control_proxy_ptx78     sm_90 7.8 'fence.proxy.async;'      rejected
 variant violation_acquire_sm80   sm_80 8.6 'fence.acquire.gpu;'      rejected
 variant violation_release_sm80   sm_80 8.6 'fence.release.gpu;'      rejected
+variant violation_acquire_cta_sm80 sm_80 8.6 'fence.acquire.cta;'  rejected
+variant violation_release_sys_sm80 sm_80 8.6 'fence.release.sys;'  rejected
 variant violation_acquire_sm75   sm_75 8.6 'fence.acquire.gpu;'      rejected
 variant violation_acquire_ptx78  sm_90 7.8 'fence.acquire.gpu;'      rejected
 # What the accepted sm_80 fence became (needs cuobjdump).

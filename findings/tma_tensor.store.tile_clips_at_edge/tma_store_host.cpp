@@ -25,7 +25,6 @@ static const Variant kVariants[] = {
     {"edge_xy_2d", 2, 13, 8, 6, "box over the dim-0 and dim-1 edges (the suite's shape): cols 8..15, rows 6..9 of H=8"},
     {"edge_x_2d_w14", 2, 14, 8, 2, "W=14: the last in-bounds 16-byte granule (cols 12..15) holds 2 in-bounds elements"},
     {"edge_x_2d_w12", 2, 12, 8, 2, "control: W=12 (48 bytes, a multiple of 16): the out-of-bounds cols 12..15 are a whole granule"},
-    {"edge_neg_x_2d", 2, 13, -4, 2, "box before the dim-0 start: cols -4..3 (the granule before the row is out of bounds)"},
     {"edge_x_1d", 1, 13, 8, 0, "rank 1: cols 8..15 of W=13, sentinels after the tensor"},
 };
 constexpr int kRows = 8, kPitch = 16;  // floats
