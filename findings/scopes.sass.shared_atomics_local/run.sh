@@ -40,7 +40,7 @@ case "$mode" in
   jit)
     "$NVCC" -ptx -arch=compute_90a -o "$tmp/k.ptx" "$here/shared_atomics.cu" || exit 2
     "$NVCC" -o "$tmp/jit_cubin" "$here/jit_cubin.cpp" -lcuda || exit 2
-    "$tmp/jit_cubin" "$tmp/k.ptx" "$tmp/jit_sm_90a.cubin" || { echo "driver JIT failed (no GPU?)"; echo "NOT REPRODUCED"; exit 0; }
+    "$tmp/jit_cubin" "$tmp/k.ptx" "$tmp/jit_sm_90a.cubin" || { echo "driver JIT failed (no GPU?)"; echo "NOT REPRODUCED (not run: driver JIT failed)"; exit 0; }
     cubins+=("jit_sm_90a") ;;
   ptxas=*)
     PTXAS=${mode#ptxas=}
@@ -58,7 +58,7 @@ DIS=$(command -v cuobjdump || true)
 if [ -z "$DIS" ]; then
   if command -v nvdisasm > /dev/null; then DIS=nvdisasm; else
     echo "no cuobjdump or nvdisasm here: the cubins built, but their SASS cannot be read"
-    echo "NOT REPRODUCED"; exit 0
+    echo "NOT REPRODUCED (not run: SASS cannot be read here)"; exit 0
   fi
 fi
 # "function opcode" per atomic instruction in the cubin.
