@@ -210,10 +210,19 @@ CUfunction Gpu::kernel(const std::string& module, const std::string& function) {
     // cubin that toolchain made from the embedded PTX (harness/driver/module_image.hpp).
     std::string image, how = info_.code_path;
     const void* data = m->data;
-    if (run_codegen().compiles_at_run_time()) {
+    const std::string arch = device_sm_arch(info_.cc_major, info_.cc_minor);
+    if (run_codegen().path == Codegen::Path::jit) {
+      // The PTX goes to the driver as an application's would (cuModuleLoadDataEx), so the
+      // code that runs is what the driver's JIT makes of it.
+      const std::string ptx_arch = ptx_arch_for(*m, arch);
+      if (ptx_arch.empty()) throw CodegenUnavailable("this build embeds no PTX of " + module + " for " + arch);
+      image = std::string(m->ptx_for(ptx_arch));
+      data = image.c_str();
+      how = "driver JIT (cuModuleLoadDataEx) of " + ptx_arch + " PTX";
+    } else if (run_codegen().path == Codegen::Path::ptxas) {
       ModuleImage img;
       try {
-        img = module_image(*m, device_sm_arch(info_.cc_major, info_.cc_minor));
+        img = module_image(*m, arch);
       } catch (const std::exception& e) {
         throw CodegenUnavailable(e.what());
       }

@@ -1,8 +1,8 @@
 #pragma once
 // The machine code of an embedded module on the run's code path (harness/driver/codegen.hpp):
-// the fatbin nvcc made (sass), a cubin from the driver's JIT (jit) or from another ptxas
-// (ptxas=PATH). Images are made once per run and kept in the run cache, where the SASS
-// readers find them too.
+// the fatbin nvcc made (sass), a cubin from the driver's JIT (jit: through cuLink, for the
+// SASS readers; kernels themselves are loaded from the PTX with cuModuleLoadDataEx) or from
+// another ptxas (ptxas=PATH). Images are made once per run and kept in the run cache.
 #include <cuda.h>
 
 #include <string>
