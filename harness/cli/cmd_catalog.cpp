@@ -1,4 +1,5 @@
-// Verbs that only read the specs: list, lint, fixtures.
+// Verbs that only read the specs: list, lint, fixtures, errata.
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -58,6 +59,34 @@ int cmd_list(const Options& o) {
   std::cout << shown << " case(s)";
   if (plan) std::cout << " apply to cc " << cc.str() << " (" << hidden << " need a newer GPU or another arch)";
   std::cout << "\n";
+  return kExitOk;
+}
+
+// The documents' mistakes on their own: every erratum of the selected rules, in spec order.
+int cmd_errata(const Options& o) {
+  Catalog cat;
+  if (!load_or_report(o, &cat)) return kExitBadInput;
+  std::vector<const Case*> cases;
+  std::string error;
+  if (!select_cases(cat, o.sel, &cases, &error)) {
+    std::cerr << "cuconform errata: " << error << "\n";
+    return kExitBadInput;
+  }
+  std::vector<const Rule*> rules;
+  for (const Case* c : cases)
+    if (!c->rule->errata.empty() && std::find(rules.begin(), rules.end(), c->rule) == rules.end()) rules.push_back(c->rule);
+  std::size_t count = 0;
+  for (const Rule* r : rules) {
+    std::cout << r->id << "  [" << r->source << "]\n";
+    for (const Erratum& e : r->errata) {
+      std::cout << "  erratum " << ++count << " (" << e.loc.str() << ")\n"
+                << "    says:     " << e.says << "\n"
+                << "    wrong:    " << e.wrong << "\n"
+                << "    fix:      " << e.fix << "\n"
+                << "    evidence: " << e.evidence << "\n";
+    }
+  }
+  std::cout << count << " errat" << (count == 1 ? "um" : "a") << " in " << rules.size() << " rule(s)\n";
   return kExitOk;
 }
 

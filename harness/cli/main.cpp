@@ -22,6 +22,7 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
+  errata   [filters]                    the documents' mistakes: what each example says, what is wrong, the fix, the evidence
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
+      {"errata", {{{}, {}, true}, cmd_errata}},
   };
   for (auto& [name, rv] : report_verbs()) verbs[name] = {rv.spec, rv.fn};
   auto it = verbs.find(verb);

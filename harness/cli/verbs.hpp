@@ -11,6 +11,7 @@ int cmd_run(const Options& o);
 int cmd_lint(const Options& o);
 int cmd_device(const Options& o);
 int cmd_fixtures(const Options& o);
+int cmd_errata(const Options& o);
 
 // Loads the catalog of o.specs (or the default) and prints its errors; null on errors.
 struct Catalog;

@@ -21,7 +21,8 @@ const std::set<std::string> kTopKeys = {"area", "title", "description", "rules"}
 const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min_cc", "arch",
                                          "kind",    "fixture", "params",    "exclude", "where",
                                          "expect",  "violation", "status",  "reason", "timeout_s",
-                                         "requires", "tags",   "notes"};
+                                         "requires", "tags",   "notes", "errata"};
+const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
  public:
@@ -163,6 +164,28 @@ class FileLoader {
         error(it->first.Mark(), "duplicate key '" + it->first.as<std::string>("") + "' in " + what);
   }
 
+  // errata: a list of {says, wrong, fix, evidence}, every key required and non-empty.
+  void load_errata(const YAML::Node& list, Rule& r) {
+    if (!list.IsSequence()) {
+      error(list.Mark(), "'errata' must be a list of {says, wrong, fix, evidence} mappings");
+      return;
+    }
+    for (const YAML::Node& e : list) {
+      if (!e.IsMap()) {
+        error(e.Mark(), "each erratum is a mapping with says, wrong, fix and evidence");
+        continue;
+      }
+      check_keys(e, kErratumKeys, "erratum");
+      Erratum x;
+      x.loc = {file_, e.Mark().line + 1, e.Mark().column + 1};
+      x.says = scalar(e, "says", true);
+      x.wrong = scalar(e, "wrong", true);
+      x.fix = scalar(e, "fix", true);
+      x.evidence = scalar(e, "evidence", true);
+      r.errata.push_back(std::move(x));
+    }
+  }
+
   void load_rule(const YAML::Node& n, const std::string& area, std::set<std::string>& ids) {
     if (!n.IsMap()) {
       error(n.Mark(), "each rule is a mapping");
@@ -210,6 +233,7 @@ class FileLoader {
     if (!r->planned && !r->planned_reason.empty() && n["reason"])
       error(n["reason"].Mark(), "'reason' belongs to planned rules only");
     r->notes = scalar(n, "notes", false);
+    if (YAML::Node e = n["errata"]) load_errata(e, *r);
 
     r->fixture = scalar(n, "fixture", !r->planned);
     const FixtureInfo* fx = nullptr;

@@ -38,6 +38,13 @@ struct ParamAxis {
   std::vector<std::string> values;
 };
 
+// A mistake in a document's example: what the text says, what is wrong with it, the fix the
+// case runs instead, and the evidence (the compiler's message, or why the result is wrong).
+struct Erratum {
+  std::string says, wrong, fix, evidence;
+  SourceLoc loc;
+};
+
 struct Rule {
   std::string id, area, text, source;
   ComputeCapability min_cc;
@@ -55,6 +62,7 @@ struct Rule {
   std::vector<Requirement> requires_;
   std::vector<std::string> tags;
   std::string notes;
+  std::vector<Erratum> errata;
   SourceLoc loc;
   bool needs_gpu() const;
 };

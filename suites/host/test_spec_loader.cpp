@@ -35,7 +35,8 @@ TEST_CASE("bad specs are reported with file, line and column", "[host][spec]") {
                  Want{"planned_no_reason", 3, "needs 'reason:'"},
                  Want{"bad_param", 11, "takes no parameter 'colour'"},
                  Want{"bad_where", 11, "bad where-expression"},
-                 Want{"reserved_tag", 9, "tag 'host' is reserved"}}) {
+                 Want{"reserved_tag", 9, "tag 'host' is reserved"},
+                 Want{"bad_erratum", 14, "unknown key 'evidense' in erratum"}}) {
     INFO(w.file);
     std::string e = only_error(w.file);
     INFO(e);
