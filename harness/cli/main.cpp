@@ -18,6 +18,8 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
+  coverage [--format text|md|json] [--summary]   the documents' statements (statements/) that the
+                                        rules prove, record, plan, or that are marked not-testable
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
+      {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
   };
   for (auto& [name, rv] : report_verbs()) verbs[name] = {rv.spec, rv.fn};
   auto it = verbs.find(verb);
