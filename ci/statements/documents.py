@@ -35,9 +35,22 @@ def _table_cells(line):
     return " | ".join(c for c in cells if c)
 
 
+def _numbered_title(title, level, numbered):
+    """An unnumbered heading ("##### cp.async") takes the number of the numbered heading above it."""
+    num = re.match(r"^(\d+(?:\.\d+)*)\.?\s", title)
+    for lv in [k for k in numbered if k >= level]:
+        del numbered[lv]
+    if num:
+        numbered[level] = num.group(1)
+        return title
+    parents = [numbered[k] for k in sorted(numbered) if k < level]
+    return f"{parents[-1]} {title}" if parents else title
+
+
 def read_markdown(lines):
     """Paragraphs of a Markdown document; fenced code is skipped, list items and table rows stand alone."""
     out, buf, section, fence = [], [], "", False
+    numbered = {}  # heading level -> the section number of the nearest numbered heading there
     for n, line in enumerate(lines, 1):
         if line.lstrip().startswith("```"):
             buf = _flush(out, section, buf)
@@ -48,7 +61,7 @@ def read_markdown(lines):
         h = _MD_HEADING.match(line)
         if h:
             buf = _flush(out, section, buf)
-            section = h.group(2).strip()
+            section = _numbered_title(h.group(2).strip(), len(h.group(1)), numbered)
             continue
         if not line.strip() or re.fullmatch(r"\s*\*\*[^*]+\*\*\s*", line):
             buf = _flush(out, section, buf)

@@ -79,7 +79,7 @@ def read_header_comments(lines, section, only_before=None):
             if code:
                 code = not t.strip().startswith("\\endcode")
                 continue
-            if not t.strip() or _LIST_ITEM.match(t):
+            if not t.strip() or _LIST_ITEM.match(t) or re.match(r"\s*[\\@](param|return|note)\b", t):
                 if buf:
                     out.append(Paragraph(sec, buf[0][0], " ".join(x.strip() for _, x in buf)))
                 buf = []
