@@ -11,7 +11,7 @@ EN_KEYWORDS = re.compile(
 )
 ZH_KEYWORDS = re.compile(
     "必须|必須|需要|须|須|只能|只支援|只支持|仅|僅|未定义|未定義|支持|支援|保证|保證|默认|預設|预设|"
-    "应该|應該|应当|應當|不能|不可|禁止|一定|总是|總是|永远|永遠|要求|务必|務必"
+    "应该|應該|应当|應當|不能|不可|禁止|一定|总是|總是|永远|永遠|要求|务必|務必|只有|唯一|不得|无法|無法"
 )
 
 # A sentence ends at . ! ? followed by space and a capital/quote/backtick, or at CJK punctuation.

@@ -78,6 +78,7 @@ def main():
     ap.add_argument("--rule")
     ap.add_argument("--top", type=int, default=6)
     ap.add_argument("--unmapped", action="store_true")
+    ap.add_argument("--width", type=int, default=150)
     args = ap.parse_args()
     index = load_index()
     df = collections.Counter()
@@ -105,9 +106,9 @@ def main():
                 hit = False
             scored.append((sim * (2.0 if hit else 1.0), s))
         scored.sort(key=lambda x: -x[0])
-        print(f"## {r['id']} [{r['status']}] {r['rule']}\n   source: {r['source'][:220]}")
+        print(f"## {r['id']} [{r['status']}] {r['rule'][:200]}\n   source: {r['source'][:200]}")
         for score, s in scored[: args.top]:
-            print(f"   {score:5.1f} {s['id']}  {s['text'][:150]}")
+            print(f"   {score:4.0f} {s['id']}  {s['text'][:args.width]}")
 
 
 if __name__ == "__main__":
