@@ -18,13 +18,34 @@ _CODE_LINE = re.compile(
 
 
 class Paragraph:
-    def __init__(self, section, line, text):
+    """Text joined from source lines; starts: (offset in text, source line) of each joined line."""
+
+    def __init__(self, section, line, text, starts=None):
         self.section, self.line, self.text = section, line, text
+        self.starts = starts or [(0, line)]
+
+    def line_at(self, offset):
+        line = self.line
+        for off, ln in self.starts:
+            if off <= offset:
+                line = ln
+        return line
+
+
+def joined(section, buf):
+    """A Paragraph from [(line, text)], remembering where each line starts in the joined text."""
+    parts, starts, off = [], [], 0
+    for n, t in buf:
+        t = t.strip()
+        starts.append((off, n))
+        parts.append(t)
+        off += len(t) + 1
+    return Paragraph(section, buf[0][0], " ".join(parts), starts)
 
 
 def _flush(out, section, buf):
     if buf:
-        out.append(Paragraph(section, buf[0][0], " ".join(t.strip() for _, t in buf)))
+        out.append(joined(section, buf))
     return []
 
 

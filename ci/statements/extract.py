@@ -80,14 +80,17 @@ def statements(doc_id, files):
     seen, out = {}, []
     for shown, paragraphs in files:
         for para in paragraphs:
+            pos = 0
             for sentence in split_sentences(para.text):
+                at = para.text.find(sentence, pos)
+                pos = at + len(sentence) if at >= 0 else pos
                 kws = keywords(sentence)
                 if not kws or len(sentence) < 12:
                     continue
                 base = f"{doc_id}.{slug(para.section)}.{short_hash(sentence)}"
                 seen[base] = seen.get(base, 0) + 1
                 sid = base if seen[base] == 1 else f"{base}-{seen[base]}"
-                out.append({"id": sid, "file": shown, "section": para.section, "line": para.line,
+                out.append({"id": sid, "file": shown, "section": para.section, "line": para.line_at(max(at, 0)),
                             "keywords": kws, "text": sentence})
     return out
 

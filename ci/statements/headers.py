@@ -1,7 +1,7 @@
 """Statement sources in the CUDA toolkit headers: documentation comments, and cuda::ptx's arch gates."""
 import re
 
-from documents import Paragraph, _LIST_ITEM
+from documents import Paragraph, _LIST_ITEM, joined
 
 _LICENSE = re.compile(r"copyright|spdx|license|licensor|notice|warranty", re.IGNORECASE)
 # Implementation notes are not documentation: to-dos, compiler workarounds, links.
@@ -81,14 +81,14 @@ def read_header_comments(lines, section, only_before=None):
                 continue
             if not t.strip() or _LIST_ITEM.match(t) or re.match(r"\s*[\\@](param|return|note)\b", t):
                 if buf:
-                    out.append(Paragraph(sec, buf[0][0], " ".join(x.strip() for _, x in buf)))
+                    out.append(joined(sec, buf))
                 buf = []
                 if not t.strip():
                     continue
                 t = _LIST_ITEM.sub("", t, count=1)
             buf.append((n, t))
         if buf:
-            out.append(Paragraph(sec, buf[0][0], " ".join(x.strip() for _, x in buf)))
+            out.append(joined(sec, buf))
     return [p for p in out if not _INTERNAL.search(p.text)]
 
 
