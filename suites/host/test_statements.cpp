@@ -89,3 +89,16 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   CHECK(unavailable.exit_code == 2);
   CHECK(unavailable.output.find("no statement index") != std::string::npos);
 }
+
+TEST_CASE("the shipped index loads and every rule's statements are in it", "[host][spec][statements]") {
+  Catalog cat = load_catalog(CUCONFORM_SOURCE_SPECS_DIR);
+  REQUIRE(cat.ok());
+  StatementIndex idx = load_statements(statements_dir_for(CUCONFORM_SOURCE_SPECS_DIR));
+  for (auto& e : idx.errors) UNSCOPED_INFO(e.str());
+  REQUIRE(idx.available);
+  REQUIRE(idx.errors.empty());
+  auto unknown = unknown_statement_refs(cat, idx);
+  for (auto& e : unknown) UNSCOPED_INFO(e.str());
+  CHECK(unknown.empty());
+  CHECK(idx.statements.size() > 500);
+}
