@@ -8,8 +8,9 @@
 
 namespace cuconform {
 
-// `known` may be null. `source` names the input file in the page.
-std::string html_report(const Fleet& f, const KnownList* known, const std::string& source);
+// `known` may be null. `source` names the input file in the page. `extra`: ready HTML sections
+// placed before the footer (the statement coverage of the specs).
+std::string html_report(const Fleet& f, const KnownList* known, const std::string& source, const std::string& extra = "");
 // `html_name`, when not empty, is linked as the full report.
 std::string markdown_report(const Fleet& f, const KnownList* known, const std::string& source, const std::string& html_name);
 

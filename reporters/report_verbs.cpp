@@ -9,7 +9,9 @@
 #include <iostream>
 #include <optional>
 
+#include "harness/spec/coverage.hpp"
 #include "reporters/compare.hpp"
+#include "reporters/coverage_report.hpp"
 #include "reporters/html_report.hpp"
 #include "reporters/known_list.hpp"
 #include "reporters/results_file.hpp"
@@ -26,18 +28,32 @@ std::optional<KnownList> known_from(const Options& o) {
   return load_known(o.get("--known"));
 }
 
+// The specs' coverage of the documents' statements (from the specs and statements/, not from the
+// results): absent when there is no statement index or the specs do not load.
+std::optional<CoverageReport> coverage_of_specs(const Options& o, Catalog* cat, StatementIndex* idx) {
+  std::string dir = o.specs.empty() ? default_specs_dir() : o.specs;
+  *cat = load_catalog(dir);
+  *idx = load_statements(statements_dir_for(dir));
+  if (!cat->ok() || !idx->available || !idx->errors.empty() || !unknown_statement_refs(*cat, *idx).empty()) return std::nullopt;
+  return compute_coverage(*cat, *idx);
+}
+
 int cmd_report(const Options& o) {
   const std::string& in = o.positional[0];
   Fleet f = load_results(in);
   auto known = known_from(o);
   const KnownList* k = known ? &*known : nullptr;
+  Catalog cat;
+  StatementIndex idx;
+  auto cov = coverage_of_specs(o, &cat, &idx);
+  std::string cov_md = cov ? "\n" + coverage_markdown(*cov, false) : "", cov_html = cov ? coverage_html(*cov) : "";
   std::string html = o.get("--html"), md = o.get("--md");
   if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
-    std::cout << markdown_report(f, k, in, "");
+    std::cout << markdown_report(f, k, in, "") << cov_md;
     return kOk;
   }
-  if (!html.empty()) write_file_atomically(html, html_report(f, k, in));
-  if (!md.empty()) write_file_atomically(md, markdown_report(f, k, in, html));
+  if (!html.empty()) write_file_atomically(html, html_report(f, k, in, cov_html));
+  if (!md.empty()) write_file_atomically(md, markdown_report(f, k, in, html) + cov_md);
   if (!html.empty()) std::cout << "html: " << html << "\n";
   if (!md.empty()) std::cout << "md:   " << md << "\n";
   return kOk;

@@ -6,12 +6,18 @@
 #include "harness/cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/spec/statements.hpp"
 
 namespace cuconform {
 
-bool load_or_report(const Options& o, Catalog* cat) {
+bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
   std::string dir = o.specs.empty() ? default_specs_dir() : o.specs;
   *cat = load_catalog(dir);
+  StatementIndex own;
+  StatementIndex& idx = index ? *index : own;
+  idx = load_statements(statements_dir_for(dir));
+  cat->errors.insert(cat->errors.end(), idx.errors.begin(), idx.errors.end());
+  for (auto& e : unknown_statement_refs(*cat, idx)) cat->errors.push_back(e);
   for (auto& e : cat->errors) std::cerr << e.str() << "\n";
   if (!cat->ok()) std::cerr << "cuconform: " << cat->errors.size() << " spec error(s) in " << dir << "\n";
   return cat->ok();
@@ -19,11 +25,17 @@ bool load_or_report(const Options& o, Catalog* cat) {
 
 int cmd_lint(const Options& o) {
   Catalog cat;
-  if (!load_or_report(o, &cat)) return kExitBadInput;
-  int planned = 0;
-  for (auto& r : cat.rules) planned += r->planned;
+  StatementIndex idx;
+  if (!load_or_report(o, &cat, &idx)) return kExitBadInput;
+  int planned = 0, naming = 0;
+  for (auto& r : cat.rules) planned += r->planned, naming += !r->statements.empty();
   std::cout << "specs OK: " << cat.dir << ": " << cat.areas.size() << " areas, " << cat.rules.size() << " rules ("
             << planned << " planned), " << cat.cases.size() << " cases\n";
+  if (idx.available)
+    std::cout << "statements: " << idx.statements.size() << " in " << idx.dir << "; " << naming
+              << " rules name the statements they prove\n";
+  else
+    std::cout << "statements: no index at " << idx.dir << " (coverage unavailable)\n";
   return kExitOk;
 }
 

@@ -23,6 +23,8 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
   errata   [filters]                    the documents' mistakes: what each example says, what is wrong, the fix, the evidence
+  coverage [--format text|md|json] [--summary]   the documents' statements (statements/) that the
+                                        rules prove, record, plan, or that are marked not-testable
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
@@ -55,6 +57,7 @@ int main(int argc, char** argv) {
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
+      {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
   };
   for (auto& [name, rv] : report_verbs()) verbs[name] = {rv.spec, rv.fn};
   auto it = verbs.find(verb);

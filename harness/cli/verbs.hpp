@@ -12,9 +12,12 @@ int cmd_lint(const Options& o);
 int cmd_device(const Options& o);
 int cmd_fixtures(const Options& o);
 int cmd_errata(const Options& o);
+int cmd_coverage(const Options& o);
 
-// Loads the catalog of o.specs (or the default) and prints its errors; null on errors.
+// Loads the catalog of o.specs (or the default) and the statement index beside it (when there
+// is one: rules' `statements:` must name its ids) and prints their errors; false on errors.
 struct Catalog;
-bool load_or_report(const Options& o, Catalog* cat);
+struct StatementIndex;
+bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index = nullptr);
 
 }  // namespace cuconform

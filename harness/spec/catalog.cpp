@@ -21,7 +21,7 @@ const std::set<std::string> kTopKeys = {"area", "title", "description", "rules"}
 const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min_cc", "arch",
                                          "kind",    "fixture", "params",    "exclude", "where",
                                          "expect",  "violation", "status",  "reason", "timeout_s",
-                                         "requires", "tags",   "notes", "errata"};
+                                         "requires", "tags",   "notes", "errata", "statements"};
 const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
@@ -342,7 +342,24 @@ class FileLoader {
         r->tags.push_back(s);
       }
     }
+    if (YAML::Node st = n["statements"]) load_statement_refs(st, *r);
     if (cat_.errors.size() == errors_before) cat_.rules.push_back(std::move(r));
+  }
+
+  // `statements: [id, ...]`: whether each id exists is checked against the index (statements.hpp).
+  void load_statement_refs(const YAML::Node& st, Rule& r) {
+    static const std::regex sid_re("^[a-z][a-z0-9_]*(\\.[A-Za-z0-9_-]+)+$");
+    if (!st.IsSequence()) return error(st.Mark(), "'statements' must be a list of statement ids");
+    std::set<std::string> seen;
+    for (const YAML::Node& x : st) {
+      if (!x.IsScalar() || !std::regex_match(x.Scalar(), sid_re)) {
+        error(x.Mark(), "'statements' entries are statement ids like ptx.08-async-copy-intro-non-bulk.cp-async.3f2a1c");
+        continue;
+      }
+      if (!seen.insert(x.Scalar()).second) error(x.Mark(), "rule " + r.id + " names statement '" + x.Scalar() + "' twice");
+      r.statements.push_back(x.Scalar());
+      r.statement_locs.push_back({file_, x.Mark().line + 1, x.Mark().column + 1});
+    }
   }
 
   std::string file_;

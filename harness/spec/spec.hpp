@@ -63,6 +63,8 @@ struct Rule {
   std::vector<std::string> tags;
   std::string notes;
   std::vector<Erratum> errata;
+  std::vector<std::string> statements;  // ids of the statement index (statements/) this rule proves
+  std::vector<SourceLoc> statement_locs;  // where each is named, for lint
   SourceLoc loc;
   bool needs_gpu() const;
 };

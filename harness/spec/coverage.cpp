@@ -1,0 +1,75 @@
+#include "harness/spec/coverage.hpp"
+
+#include <map>
+
+namespace cuconform {
+namespace {
+
+bool says_undefined(const std::string& reason) {
+  return reason.find("undefined behaviour") != std::string::npos || reason.find("undefined behavior") != std::string::npos;
+}
+
+// What one rule naming a statement makes of it; the strongest rule wins (proved first).
+CoverageStatus status_from(const Rule& r) {
+  if (!r.planned) return CoverageStatus::proved;
+  return says_undefined(r.planned_reason) ? CoverageStatus::recorded : CoverageStatus::planned;
+}
+
+CoverageGroup& group(std::vector<CoverageGroup>& groups, std::map<std::string, std::size_t>& at, const std::string& doc,
+                     const std::string& section) {
+  std::string key = doc + '\n' + section;
+  auto it = at.find(key);
+  if (it != at.end()) return groups[it->second];
+  at[key] = groups.size();
+  groups.push_back({doc, section, {}});
+  return groups.back();
+}
+
+}  // namespace
+
+const char* to_string(CoverageStatus s) {
+  switch (s) {
+    case CoverageStatus::proved: return "proved";
+    case CoverageStatus::recorded: return "recorded";
+    case CoverageStatus::planned: return "planned";
+    case CoverageStatus::not_testable: return "not-testable";
+    case CoverageStatus::none: return "nothing";
+  }
+  return "?";
+}
+
+const std::array<CoverageStatus, kCoverageStatuses>& all_coverage_statuses() {
+  static const std::array<CoverageStatus, kCoverageStatuses> all = {CoverageStatus::proved, CoverageStatus::recorded,
+                                                                    CoverageStatus::planned, CoverageStatus::not_testable,
+                                                                    CoverageStatus::none};
+  return all;
+}
+
+int CoverageCounts::total() const {
+  int t = 0;
+  for (int x : n) t += x;
+  return t;
+}
+
+CoverageReport compute_coverage(const Catalog& cat, const StatementIndex& index) {
+  std::map<std::string, std::vector<const Rule*>> naming;
+  for (auto& r : cat.rules)
+    for (auto& id : r->statements) naming[id].push_back(r.get());
+  CoverageReport rep;
+  std::map<std::string, std::size_t> doc_at, sec_at;
+  for (const Statement& s : index.statements) {
+    StatementCoverage sc{&s, CoverageStatus::none, {}};
+    auto it = naming.find(s.id);
+    if (it != naming.end()) sc.rules = it->second;
+    for (const Rule* r : sc.rules)
+      if (static_cast<int>(status_from(*r)) < static_cast<int>(sc.status)) sc.status = status_from(*r);
+    if (sc.status == CoverageStatus::none && s.disposition == "not-testable") sc.status = CoverageStatus::not_testable;
+    ++group(rep.documents, doc_at, s.document, "").counts[sc.status];
+    ++group(rep.sections, sec_at, s.document, s.section).counts[sc.status];
+    ++rep.total[sc.status];
+    rep.statements.push_back(std::move(sc));
+  }
+  return rep;
+}
+
+}  // namespace cuconform
