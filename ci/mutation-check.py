@@ -24,6 +24,10 @@ MUTATIONS = [
      "ldgsts.sass.cg16_bypass_form.*sm_90a"),
     ("tma_bulk.yaml", "tma_bulk.tx.overcount_blocks_phase", "completes: false", "completes: true",
      "tma_bulk.tx.overcount_blocks_phase.violation*"),
+    ("proxy.yaml", "proxy.sass.fixture_fences_kept", 'has: ["^FENCE\\\\.VIEW\\\\.ASYNC\\\\.S"]',
+     'lacks: ["^FENCE\\\\.VIEW\\\\.ASYNC\\\\.S"]', "proxy.sass.fixture_fences_kept.*"),
+    ("proxy.yaml", "proxy.litmus.harness.interleaves", "min_weak: 1", "min_weak: 1000000000",
+     "proxy.litmus.harness.interleaves.*"),
 ]
 
 
