@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/runner/tools.hpp"
+#include "harness/util/tools.hpp"
 #include "harness/spec/coverage.hpp"
 
 using namespace cuconform;
