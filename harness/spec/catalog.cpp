@@ -309,7 +309,7 @@ class FileLoader {
         error(n.Mark(), "negative rule " + r->id + " needs param 'variant: [control, violation]' (the control is the valid neighbour that must pass)");
       if (r->violation.values.empty())
         error(n.Mark(), "negative rule " + r->id + " needs 'violation:' (what the violating case must produce)");
-    } else if (n["violation"]) {
+    } else if (n["violation"] && r->kind != Kind::negative) {  // a planned negative rule may keep its matrix
       error(n["violation"].Mark(), "'violation' belongs to negative rules only");
     }
     if (YAML::Node t = n["timeout_s"]) {
