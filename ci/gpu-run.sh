@@ -31,7 +31,7 @@ if [ "$codegens" = all ]; then
   codegens="sass jit"
   while read -r p; do codegens="$codegens ptxas=$p"; done < <(bash ci/find-ptxas.sh)
 fi
-tag() { case "$1" in sass|jit) echo "$1" ;; ptxas=*) echo "ptxas-$("$(echo "$1" | cut -d= -f2-)" --version | grep -o 'V[0-9.]*' | head -1)" ;; esac; }
+tag() { case "$1" in sass|jit) echo "$1" ;; ptxas=*) echo "ptxas-$("$(echo "$1" | cut -d= -f2-)" --version | grep -o 'V[0-9][0-9.]*' | head -1)" ;; esac; }
 
 rc=0
 first=""
