@@ -28,6 +28,8 @@ MUTATIONS = [
      'lacks: ["^FENCE\\\\.VIEW\\\\.ASYNC\\\\.S"]', "proxy.sass.fixture_fences_kept.*"),
     ("proxy.yaml", "proxy.litmus.harness.interleaves", "min_weak: 1", "min_weak: 1000000000",
      "proxy.litmus.harness.interleaves.*"),
+    ("proxy.yaml", "proxy.generic_to_async.missing_fence", "weak: forbidden", "weak: forbidden\n      min_runs: 1000000000",
+     "proxy.generic_to_async.missing_fence.control.*"),
 ]
 
 
