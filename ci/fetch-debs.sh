@@ -5,5 +5,5 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$root/.deps/debs"
 cd "$root/.deps/debs"
-apt-get download catch2 libyaml-cpp-dev
+apt-get download catch2 libyaml-cpp-dev nlohmann-json3-dev
 ls -l "$root/.deps/debs"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what cuconform builds with: Catch2 2.13 and yaml-cpp 0.7 (Debian's catch2 and
-# libyaml-cpp-dev). With .deps/debs/*.deb present (carried to a machine with no package
+# Installs what cuconform builds with: Catch2 2.13, yaml-cpp 0.7 and nlohmann/json 3.11
+# (Debian's catch2, libyaml-cpp-dev and nlohmann-json3-dev). With .deps/debs/*.deb present (carried to a machine with no package
 # registry, see ci/fetch-debs.sh) they are unpacked into .deps/prefix instead, which
 # CMake finds on its own. Extras used by some host tests (chromium, yamllint) are
 # installed when apt-get can; their tests say so and skip when they are absent.
@@ -17,7 +17,7 @@ if [ -e "${debs[0]}" ]; then
 fi
 
 need=()
-for p in catch2 libyaml-cpp-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+for p in catch2 libyaml-cpp-dev nlohmann-json3-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 extras=()
 command -v chromium >/dev/null 2>&1 || extras+=(chromium)
 command -v yamllint >/dev/null 2>&1 || extras+=(yamllint)
