@@ -169,7 +169,7 @@ static std::string line_of(const std::string& text, const std::string& needle) {
   return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
 }
 
-TEST_CASE("a malformed results file: the message names the file, the line and the field; exit 2", "[host][reporters]") {
+TEST_CASE("a malformed results file exits 2 with a message naming the file, the line and the field", "[host][reporters]") {
   std::string dir = temp_dir("malformed");
   std::string a = write_base(dir);
   // A syntax error on line 3.
