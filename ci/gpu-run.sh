@@ -9,8 +9,9 @@
 #   CUCONFORM_REPEAT=N   run the first code path N times back to back (identical verdicts required)
 #   CUCONFORM_SMOKE=1    also time the smoke profile (--profile smoke)
 #   CUCONFORM_SKIP_CTEST=1, CUCONFORM_CTEST_LABELS=REGEX (e.g. "ldgsts|host"), CUCONFORM_SKIP_MUTATION=1
-# A runner without a package registry gets the Debian dependencies from .deps/debs
-# (ci/fetch-debs.sh on a machine with apt; ci/setup.sh unpacks them).
+# A runner without a package registry needs the Debian dependencies in .deps/debs: run
+# ci/fetch-debs.sh on a machine with apt and copy .deps/debs with the tree (or copy the folder
+# ci/snapshot-for-gpu.sh makes); ci/setup.sh unpacks them.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/results-gpu}

@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
-# Installs what cuconform builds with: Catch2 2.13 and yaml-cpp 0.7 (Debian's catch2 and
-# libyaml-cpp-dev). With .deps/debs/*.deb present (carried to a machine with no package
-# registry, see ci/fetch-debs.sh) they are unpacked into .deps/prefix instead, which
-# CMake finds on its own. Extras used by some host tests (chromium, yamllint) are
-# installed when apt-get can; their tests say so and skip when they are absent.
+# Installs what cuconform builds with: Catch2 2.13, yaml-cpp 0.7 and nlohmann/json 3.11
+# (Debian's catch2, libyaml-cpp-dev and nlohmann-json3-dev). On a runner without a package
+# registry, .deps/debs/*.deb (downloaded by ci/fetch-debs.sh on a machine with apt and copied
+# here with the tree) are unpacked into .deps/prefix instead, which CMake finds on its own.
+# Extras used by some host tests (chromium, yamllint) are installed when apt-get can; their
+# tests say so and skip when they are absent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+packages=(catch2 libyaml-cpp-dev nlohmann-json3-dev)
 debs=("$root"/.deps/debs/*.deb)
 
 if [ -e "${debs[0]}" ]; then
-  echo "setup: unpacking ${#debs[@]} carried .deb file(s) into .deps/prefix"
+  echo "setup: unpacking ${#debs[@]} .deb file(s) from .deps/debs into .deps/prefix"
   rm -rf "$root/.deps/prefix"
   mkdir -p "$root/.deps/prefix"
   for d in "${debs[@]}"; do dpkg -x "$d" "$root/.deps/prefix"; done
-  exit 0
+  # .deb files fetched before a dependency was added lack it: say so here, not in CMake.
+  missing=()
+  for p in "${packages[@]}"; do
+    compgen -G "$root/.deps/debs/${p}_*.deb" >/dev/null || dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && exit 0
+  echo "setup: .deps/debs lacks ${missing[*]}: run ci/fetch-debs.sh again on a machine with apt and copy .deps/debs here" >&2
+  exit 1
 fi
 
 need=()
-for p in catch2 libyaml-cpp-dev; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
+for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 extras=()
 command -v chromium >/dev/null 2>&1 || extras+=(chromium)
 command -v yamllint >/dev/null 2>&1 || extras+=(yamllint)
@@ -29,7 +38,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 if ! command -v apt-get >/dev/null 2>&1; then
   [ ${#need[@]} -eq 0 ] && exit 0
-  echo "setup: missing ${need[*]} and no apt-get here: run ci/fetch-debs.sh on a machine with one and carry .deps/debs" >&2
+  echo "setup: missing ${need[*]} and no apt-get here: run ci/fetch-debs.sh on a machine with one and copy .deps/debs here" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Copies the committed tree (HEAD) and the carried .deb files into .snap/, a git-ignored
-# folder the device tool carries: the GPU run then builds exactly what is committed, not
-# whatever is mid-edit in the working tree. Use: carry [".snap"], command
-# `cd .snap && bash ci/gpu-run.sh $OUT`.
+# For a GPU runner that cannot reach a package registry: copies the committed tree (HEAD) and
+# the Debian packages it builds with (.deps/debs, from ci/fetch-debs.sh) into .snap/, a
+# git-ignored folder to copy to the runner as it is. The runner then builds exactly what is
+# committed, not whatever is mid-edit here: there, `cd .snap && bash ci/gpu-run.sh OUTDIR`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-[ -e .deps/debs ] || bash ci/fetch-debs.sh
+bash ci/fetch-debs.sh  # fetches only the packages .deps/debs lacks
 rm -rf .snap
 mkdir .snap
 git archive HEAD | tar -x -C .snap

@@ -1,5 +1,5 @@
-# Catch2 2.13 and yaml-cpp 0.7 from Debian: either installed system-wide (apt-get) or
-# unpacked by ci/setup-deps.sh into .deps/prefix (machines with no package registry).
+# Catch2 2.13, yaml-cpp 0.7 and nlohmann/json 3.11 from Debian: either installed system-wide
+# (apt-get) or unpacked by ci/setup.sh into .deps/prefix (runners with no package registry).
 set(CUCONFORM_DEPS_PREFIX "${CMAKE_SOURCE_DIR}/.deps/prefix" CACHE PATH "unpacked Debian packages")
 if(EXISTS "${CUCONFORM_DEPS_PREFIX}/usr")
   list(PREPEND CMAKE_PREFIX_PATH "${CUCONFORM_DEPS_PREFIX}/usr")
@@ -8,6 +8,9 @@ endif()
 find_package(Catch2 2.13 REQUIRED)
 include(Catch)
 
+# JSON (results files, the worker protocol): header-only.
+find_package(nlohmann_json 3.11 REQUIRED)
+
 # yaml-cpp is linked statically so the executables need no yaml-cpp at run time.
 find_path(YAMLCPP_INCLUDE_DIR yaml-cpp/yaml.h REQUIRED)
 find_library(YAMLCPP_STATIC NAMES libyaml-cpp.a REQUIRED
@@ -15,4 +18,5 @@ find_library(YAMLCPP_STATIC NAMES libyaml-cpp.a REQUIRED
 add_library(cuconform_yaml INTERFACE)
 target_include_directories(cuconform_yaml SYSTEM INTERFACE ${YAMLCPP_INCLUDE_DIR})
 target_link_libraries(cuconform_yaml INTERFACE ${YAMLCPP_STATIC})
-message(STATUS "cuconform: Catch2 ${Catch2_VERSION} (${Catch2_DIR}), yaml-cpp ${YAMLCPP_STATIC}")
+message(STATUS "cuconform: Catch2 ${Catch2_VERSION} (${Catch2_DIR}), yaml-cpp ${YAMLCPP_STATIC}, "
+               "nlohmann_json ${nlohmann_json_VERSION} (${nlohmann_json_DIR})")

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "harness/util/json.hpp"
+#include "harness/util/number_text.hpp"
 #include "reporters/results_json.hpp"
 
 namespace cuconform {
@@ -238,8 +238,8 @@ std::string compare_text(const CompareResult& r) {
     for (auto* i : its) {
       o << "  " << to_string(i->kind) << ": " << i->name;
       if (i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device) {
-        o << "  " << i->measurement << " " << json_number(i->base_value) << " -> " << json_number(i->new_value) << " ("
-          << pct(i->base_value, i->new_value) << ", tolerance " << json_number(i->tolerance * 100) << "%)\n";
+        o << "  " << i->measurement << " " << number_text(i->base_value) << " -> " << number_text(i->new_value) << " ("
+          << pct(i->base_value, i->new_value) << ", tolerance " << number_text(i->tolerance * 100) << "%)\n";
         continue;
       }
       o << "  [" << verdicts(*i) << "]";
@@ -284,7 +284,7 @@ std::string compare_markdown(const CompareResult& r) {
     o << "\n### " << g.title << " (" << its.size() << ")\n\n| change | case | verdicts / values | reason |\n|---|---|---|---|\n";
     for (auto* i : its) {
       std::string what = i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device
-                             ? i->measurement + ": " + json_number(i->base_value) + " → " + json_number(i->new_value) + " (" + pct(i->base_value, i->new_value) + ")"
+                             ? i->measurement + ": " + number_text(i->base_value) + " → " + number_text(i->new_value) + " (" + pct(i->base_value, i->new_value) + ")"
                              : verdicts(*i);
       std::string why = i->note.empty() ? i->reason : "known: " + i->note;
       o << "| " << to_string(i->kind) << " | `" << i->name << "` | " << cell(what) << " | " << cell(why) << " |\n";

@@ -4,7 +4,7 @@
 #include <iomanip>
 #include <ostream>
 
-#include "harness/util/json.hpp"
+#include "harness/util/number_text.hpp"
 
 namespace cuconform {
 
@@ -20,7 +20,7 @@ void print_case_line(std::ostream& os, const Case& c, const CaseResult& r, bool 
     if (!o.observed.empty()) os << "      observed: " << o.observed << "\n";
   }
   if (verbose)
-    for (auto& [k, v] : o.measurements) os << "      " << k << " = " << json_number(v) << "\n";
+    for (auto& [k, v] : o.measurements) os << "      " << k << " = " << number_text(v) << "\n";
 }
 
 void print_summary(std::ostream& os, const RunReport& run) {
@@ -29,7 +29,7 @@ void print_summary(std::ostream& os, const RunReport& run) {
      << (run.device.available ? run.device.name + " (cc " + run.device.cc + ", driver " + run.device.driver + ")"
                               : "none -- " + (run.device.error.empty() ? std::string("no case needed one") : run.device.error))
      << "\n";
-  os << "cases: " << run.entries.size() << " in " << json_number(run.wall_s) << " s, " << run.workers_started
+  os << "cases: " << run.entries.size() << " in " << number_text(run.wall_s) << " s, " << run.workers_started
      << " worker process(es)\n";
   os << "verdicts: pass " << n["pass"] << ", fail " << n["fail"] << ", timeout " << n["timeout"] << ", crash "
      << n["crash"] << ", not-supported " << n["not-supported"] << ", planned " << n["planned"] << ", flake "
@@ -45,7 +45,7 @@ void print_summary(std::ostream& os, const RunReport& run) {
 
 void print_timing(std::ostream& os, const RunReport& run) {
   const SuperviseTiming& t = run.timing;
-  auto s = [](double v) { return json_number(std::round(v * 100) / 100); };
+  auto s = [](double v) { return number_text(std::round(v * 100) / 100); };
   os << "\ntiming (s): wall " << s(run.wall_s) << " = GPU lane " << s(t.gpu_lane_s) << " (host lanes beside it: "
      << t.host_lane_count << ", " << s(t.host_lanes_s) << ") + reports " << s(run.report_s) << "\n";
   os << "  GPU lane: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "

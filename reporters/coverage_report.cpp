@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "harness/util/json.hpp"
+#include "harness/util/json_write.hpp"
 #include "reporters/junit_xml.hpp"
 
 namespace cuconform {
@@ -31,9 +31,10 @@ void counts_header_md(std::ostringstream& o, const char* first) {
   o << "\n";
 }
 
-void counts_json(JsonWriter& w, const CoverageCounts& n) {
-  w.field("statements", n.total());
-  for (CoverageStatus s : all_coverage_statuses()) w.field(to_string(s), n[s]);
+// Adds the counts to `j`, after the fields that name what was counted.
+void add_counts(Json& j, const CoverageCounts& n) {
+  j["statements"] = n.total();
+  for (CoverageStatus s : all_coverage_statuses()) j[to_string(s)] = n[s];
 }
 
 }  // namespace
@@ -77,33 +78,28 @@ std::string coverage_markdown(const CoverageReport& c, bool list_nothing) {
 }
 
 std::string coverage_json(const CoverageReport& c) {
-  JsonWriter w(true);
-  w.begin_object().key("total").begin_object();
-  counts_json(w, c.total);
-  w.end_object().key("documents").begin_array();
+  Json total = Json::object();
+  add_counts(total, c.total);
+  Json j = {{"total", total}, {"documents", Json::array()}, {"sections", Json::array()}, {"statements", Json::array()}};
   for (auto& d : c.documents) {
-    w.begin_object().field("document", d.document);
-    counts_json(w, d.counts);
-    w.end_object();
+    Json doc = {{"document", d.document}};
+    add_counts(doc, d.counts);
+    j["documents"].push_back(doc);
   }
-  w.end_array().key("sections").begin_array();
   for (auto& s : c.sections) {
-    w.begin_object().field("document", s.document).field("section", s.section);
-    counts_json(w, s.counts);
-    w.end_object();
+    Json sec = {{"document", s.document}, {"section", s.section}};
+    add_counts(sec, s.counts);
+    j["sections"].push_back(sec);
   }
-  w.end_array().key("statements").begin_array();
   for (auto& sc : c.statements) {
-    w.begin_object().field("id", sc.statement->id).field("status", to_string(sc.status));
-    w.field("file", sc.statement->file).field("line", sc.statement->line).field("section", sc.statement->section);
-    w.key("rules").begin_array();
-    for (const Rule* r : sc.rules) w.value(r->id);
-    w.end_array();
-    if (!sc.statement->reason.empty()) w.field("reason", sc.statement->reason);
-    w.end_object();
+    const Statement& st = *sc.statement;
+    Json row = {{"id", st.id}, {"status", to_string(sc.status)}, {"file", st.file}, {"line", st.line}, {"section", st.section}};
+    Json& rules = row["rules"] = Json::array();
+    for (const Rule* r : sc.rules) rules.push_back(r->id);
+    if (!st.reason.empty()) row["reason"] = st.reason;
+    j["statements"].push_back(row);
   }
-  w.end_array().end_object();
-  return w.str() + "\n";
+  return json_text(j, true);
 }
 
 std::string coverage_html(const CoverageReport& c) {

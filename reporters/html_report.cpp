@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "harness/util/json.hpp"
+#include "harness/util/number_text.hpp"
 #include "reporters/junit_xml.hpp"  // xml_escape
 #include "reporters/report_common.hpp"
 #include "reporters/run_report.hpp"  // utc_now_iso8601
@@ -155,7 +155,7 @@ std::string strip_prefix(const std::string& name, const std::string& rule) {
 void measurement_table(std::ostringstream& o, const Outcome& r) {
   if (r.measurements.empty() && r.facts.empty()) return;
   o << "<table><tr><th>measurement / fact</th><th>value</th></tr>";
-  for (auto& [k, v] : r.measurements) o << "<tr><td><code>" << esc(k) << "</code></td><td class=\"n\">" << json_number(v) << "</td></tr>";
+  for (auto& [k, v] : r.measurements) o << "<tr><td><code>" << esc(k) << "</code></td><td class=\"n\">" << number_text(v) << "</td></tr>";
   for (auto& [k, v] : r.facts) o << "<tr><td><code>" << esc(k) << "</code></td><td>" << esc(v) << "</td></tr>";
   o << "</table>";
 }
@@ -322,7 +322,7 @@ std::string single_report(const Fleet& f, const KnownList* known, const std::str
       if (c.by_run[0])
         for (auto& [m, v] : c.by_run[0]->measurements)
           o << "<tr><td><code>" << esc(c.name) << "</code></td><td>" << badge(to_string(c.by_run[0]->verdict)) << "</td><td><code>"
-            << esc(m) << "</code></td><td class=\"n\">" << json_number(v) << "</td></tr>";
+            << esc(m) << "</code></td><td class=\"n\">" << number_text(v) << "</td></tr>";
     o << "</table></details>";
   }
   o << "</section>";

@@ -3,7 +3,7 @@
 #include <map>
 #include <sstream>
 
-#include "harness/util/json.hpp"
+#include "harness/util/number_text.hpp"
 
 namespace cuconform {
 
@@ -33,7 +33,7 @@ std::string junit_xml(const RunReport& run) {
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"cuconform\" tests=\"" << run.entries.size() << "\" failures=\"" << counts["fail"]
     << "\" errors=\"" << counts["timeout"] + counts["crash"] << "\" skipped=\"" << skipped << "\" time=\""
-    << json_number(run.wall_s) << "\">\n";
+    << number_text(run.wall_s) << "\">\n";
   for (auto& [area, entries] : by_area) {
     int f = 0, e = 0, s = 0;
     double t = 0;
@@ -45,7 +45,7 @@ std::string junit_xml(const RunReport& run) {
       t += en->r.duration_s;
     }
     x << "  <testsuite name=\"" << xml_escape(area) << "\" tests=\"" << entries.size() << "\" failures=\"" << f
-      << "\" errors=\"" << e << "\" skipped=\"" << s << "\" time=\"" << json_number(t) << "\" timestamp=\""
+      << "\" errors=\"" << e << "\" skipped=\"" << s << "\" time=\"" << number_text(t) << "\" timestamp=\""
       << run.started_utc << "\" hostname=\"" << xml_escape(run.host) << "\">\n";
     x << "    <properties>\n";
     x << "      <property name=\"device\" value=\"" << xml_escape(run.device.available ? run.device.name + " cc " + run.device.cc : "none: " + run.device.error) << "\"/>\n";
@@ -55,7 +55,7 @@ std::string junit_xml(const RunReport& run) {
     for (auto* en : entries) {
       const Observation& o = en->r.obs;
       x << "    <testcase classname=\"" << xml_escape(area + "." + en->c->rule->id) << "\" name=\""
-        << xml_escape(en->c->name) << "\" time=\"" << json_number(en->r.duration_s) << "\">\n";
+        << xml_escape(en->c->name) << "\" time=\"" << number_text(en->r.duration_s) << "\">\n";
       std::string detail = "expected: " + o.expected + "\nobserved: " + o.observed;
       switch (o.verdict) {
         case Verdict::pass: break;
@@ -75,7 +75,7 @@ std::string junit_xml(const RunReport& run) {
       }
       if (!o.measurements.empty() || !o.facts.empty()) {
         x << "      <system-out>";
-        for (auto& [k, v] : o.measurements) x << xml_escape(k) << "=" << json_number(v) << "\n";
+        for (auto& [k, v] : o.measurements) x << xml_escape(k) << "=" << number_text(v) << "\n";
         for (auto& [k, v] : o.facts) x << xml_escape(k) << "=" << xml_escape(v) << "\n";
         x << "</system-out>\n";
       }

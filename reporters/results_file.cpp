@@ -1,156 +1,67 @@
 #include "reporters/results_file.hpp"
 
-#include "harness/util/outcome_json.hpp"
-
-#include <yaml-cpp/yaml.h>
-
 #include <cmath>
-#include <limits>
-#include <set>
 
-#include "harness/util/json.hpp"
+#include "harness/util/outcome_json.hpp"
 #include "reporters/results_json.hpp"
 
 namespace cuconform {
 
 namespace {
 
-// "FILE:LINE" for a node that has a position, "FILE" for one that does not (absent keys).
-std::string where(const std::string& file, const YAML::Node& n) {
-  if (n.IsDefined() && n.Mark().line >= 0) return file + ":" + std::to_string(n.Mark().line + 1);
-  return file;
-}
-
-[[noreturn]] void bad(const std::string& file, const YAML::Node& n, const std::string& what) {
-  throw ResultsError(where(file, n) + ": " + what);
-}
-
-// yaml-cpp tags quoted scalars "!" and plain ones "?": that is how a JSON string "1" stays a
-// string while 1 stays a number when we write the value back.
-bool quoted(const YAML::Node& n) { return n.Tag() == "!"; }
-
-std::string to_json(const YAML::Node& n) {
-  if (!n.IsDefined() || n.IsNull()) return "null";
-  if (n.IsScalar()) {
-    const std::string& s = n.Scalar();
-    if (quoted(n)) return json_quote(s);
-    if (s == "true" || s == "false" || s == "null") return s;
-    try {
-      std::size_t used = 0;
-      std::stod(s, &used);
-      if (used == s.size()) return s;
-    } catch (...) {
-    }
-    return json_quote(s);
-  }
-  std::string o;
-  if (n.IsSequence()) {
-    o = "[";
-    for (std::size_t i = 0; i < n.size(); ++i) o += (i ? "," : "") + to_json(n[i]);
-    return o + "]";
-  }
-  o = "{";
-  bool first = true;
-  for (auto it = n.begin(); it != n.end(); ++it) {
-    o += (first ? "" : ",") + json_quote(it->first.Scalar()) + ":" + to_json(it->second);
-    first = false;
-  }
-  return o + "}";
-}
-
-std::string str(const std::string& file, const YAML::Node& parent, const char* key, bool required = false) {
-  YAML::Node n = parent[key];
-  if (!n.IsDefined() || n.IsNull()) {
-    if (required) bad(file, parent, std::string("missing \"") + key + "\"");
-    return "";
-  }
-  if (!n.IsScalar()) bad(file, n, std::string("\"") + key + "\" must be a string");
-  return n.Scalar();
-}
-
-double num(const std::string& file, const YAML::Node& n, const std::string& what) {
-  if (!n.IsDefined() || n.IsNull()) return std::numeric_limits<double>::quiet_NaN();
-  if (!n.IsScalar() || quoted(n)) bad(file, n, what + " must be a number");
-  try {
-    std::size_t used = 0;
-    double v = std::stod(n.Scalar(), &used);
-    if (used == n.Scalar().size()) return v;
-  } catch (...) {
-  }
-  bad(file, n, what + " must be a number, got '" + n.Scalar() + "'");
-}
-
-std::vector<std::pair<std::string, std::string>> scalars(const YAML::Node& m) {
+// The scalar fields of "suite", "run" or "device" as text, for display and the known list's
+// device match; "selection" (the filters) joined, "toolchain" and "timing" one level deep.
+std::vector<std::pair<std::string, std::string>> scalars(const JsonField& object) {
   std::vector<std::pair<std::string, std::string>> kv;
-  if (!m.IsMap()) return kv;
-  for (auto it = m.begin(); it != m.end(); ++it) {
-    if (it->second.IsScalar()) {
-      kv.emplace_back(it->first.Scalar(), it->second.Scalar());
-    } else if (it->second.IsSequence()) {  // "selection": the filters, joined for display
+  for (auto& [k, v] : object.members()) {
+    if (v.value().is_array()) {
       std::string joined;
-      for (auto v : it->second) joined += (joined.empty() ? "" : " ") + (v.IsScalar() ? v.Scalar() : to_json(v));
-      kv.emplace_back(it->first.Scalar(), joined);
-    } else if (it->second.IsMap()) {  // "toolchain", "timing": one level, as "toolchain.codegen"
-      for (auto jt = it->second.begin(); jt != it->second.end(); ++jt)
-        if (jt->second.IsScalar()) kv.emplace_back(it->first.Scalar() + "." + jt->first.Scalar(), jt->second.Scalar());
+      for (auto& e : v.elements()) joined += (joined.empty() ? "" : " ") + e.text();
+      kv.emplace_back(k, joined);
+    } else if (v.is_object()) {
+      for (auto& [k2, v2] : v.members())
+        if (!v2.value().is_structured()) kv.emplace_back(k + "." + k2, v2.text());
+    } else {
+      kv.emplace_back(k, v.text());
     }
   }
   return kv;
 }
 
-RunInfo read_run(const std::string& file, const YAML::Node& holder) {
+RunInfo read_run(const std::string& file, const JsonField& holder) {
+  auto compact = [](const JsonField& f) { return f.is_object() ? json_text(f.value(), false) : std::string("{}"); };
   RunInfo r;
   r.file = file;
-  for (const char* k : {"suite", "run", "device"}) {
-    YAML::Node n = holder[k];
-    if (n.IsDefined() && !n.IsNull() && !n.IsMap()) bad(file, n, std::string("\"") + k + "\" must be an object");
-  }
-  r.suite_json = holder["suite"].IsMap() ? to_json(holder["suite"]) : "{}";
-  r.run_json = holder["run"].IsMap() ? to_json(holder["run"]) : "{}";
-  r.device_json = holder["device"].IsMap() ? to_json(holder["device"]) : "{}";
-  r.suite = scalars(holder["suite"]);
+  r.suite = scalars(holder["suite"]);  // these fail unless an object (or absent)
   r.run = scalars(holder["run"]);
   r.device = scalars(holder["device"]);
-  r.label = str(file, holder, "label");
+  r.suite_json = compact(holder["suite"]);
+  r.run_json = compact(holder["run"]);
+  r.device_json = compact(holder["device"]);
+  r.label = holder["label"].str();
   return r;
 }
 
-void read_case_head(const std::string& file, const YAML::Node& c, CaseRow* row) {
-  if (!c.IsMap()) bad(file, c, "a case must be an object");
-  row->name = str(file, c, "name", true);
-  row->rule = str(file, c, "rule");
-  row->area = str(file, c, "area");
+void read_case_head(const JsonField& c, CaseRow* row) {
+  if (!c.is_object()) c.fail("a case must be an object");
+  row->name = c["name"].required().str();
+  row->rule = c["rule"].str();
+  row->area = c["area"].str();
   if (row->area.empty()) row->area = row->name.substr(0, row->name.find('.'));
-  row->kind = str(file, c, "kind");
-  row->min_cc = str(file, c, "min_cc");
-  row->arch = str(file, c, "arch");
-  row->source = str(file, c, "source");
-  if (c["params"].IsMap())
-    for (auto it = c["params"].begin(); it != c["params"].end(); ++it)
-      row->params.emplace_back(it->first.Scalar(), it->second.IsScalar() ? it->second.Scalar() : to_json(it->second));
-  if (c["tags"].IsSequence())
-    for (auto t : c["tags"]) row->tags.push_back(t.IsScalar() ? t.Scalar() : to_json(t));
+  row->kind = c["kind"].str();
+  row->min_cc = c["min_cc"].str();
+  row->arch = c["arch"].str();
+  row->source = c["source"].str();
+  for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
+  if (!c["tags"].is_null())
+    for (auto& t : c["tags"].elements()) row->tags.push_back(t.text());
 }
 
-Outcome read_outcome(const std::string& file, const YAML::Node& c) {
+Outcome read_outcome(const JsonField& c) {
+  if (!c.is_object()) c.fail("a result must be an object");
   Outcome o;
-  std::string v = str(file, c, "verdict", true);
-  if (!parse_verdict(v, &o.verdict))
-    bad(file, c["verdict"], "unknown verdict '" + v + "' (pass, fail, not-supported, timeout, crash, planned, flake)");
-  o.reason = str(file, c, "reason");
-  o.expected = str(file, c, "expected");
-  o.observed = str(file, c, "observed");
-  YAML::Node m = c["measurements"];
-  if (m.IsDefined() && !m.IsNull()) {
-    if (!m.IsMap()) bad(file, m, "\"measurements\" must be an object");
-    for (auto it = m.begin(); it != m.end(); ++it)
-      o.measurements.emplace_back(it->first.Scalar(), num(file, it->second, "measurement '" + it->first.Scalar() + "'"));
-  }
-  YAML::Node f = c["facts"];
-  if (f.IsMap())
-    for (auto it = f.begin(); it != f.end(); ++it)
-      o.facts.emplace_back(it->first.Scalar(), it->second.IsScalar() ? it->second.Scalar() : to_json(it->second));
-  double d = num(file, c["duration_s"], "\"duration_s\"");
+  read_outcome_fields(c, &o);
+  double d = c["duration_s"].num();
   o.duration_s = std::isnan(d) ? 0 : d;
   return o;
 }
@@ -232,53 +143,54 @@ std::map<std::string, int> Fleet::counts(std::size_t run) const {
   return m;
 }
 
-Fleet load_results(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = parse_json_file(path);
-  } catch (const YAML::Exception& e) {
-    throw ResultsError(path + ": " + e.what());
-  } catch (const std::runtime_error& e) {
-    throw ResultsError(e.what());
+namespace {
+
+void read_results(const std::string& path, const JsonField& root, Fleet* f) {
+  f->runs.push_back(read_run(path, root));
+  for (auto& c : root["cases"].required().elements()) {
+    CaseRow head;
+    read_case_head(c, &head);
+    CaseRow& row = row_for(*f, head, 1);
+    if (row.by_run[0]) c.fail("case '" + head.name + "' appears twice");
+    row.by_run[0] = read_outcome(c);
   }
-  if (!root.IsMap()) bad(path, root, "not a cuconform results file (expected a JSON object)");
+}
+
+void read_fleet(const std::string& path, const JsonField& root, Fleet* f) {
+  for (auto& r : root["runs"].required().elements()) {
+    if (!r.is_object()) r.fail("a run must be an object");
+    std::string file = r["file"].str();
+    f->runs.push_back(read_run(file.empty() ? path : file, r));
+  }
+  for (auto& c : root["cases"].required().elements()) {
+    CaseRow head;
+    read_case_head(c, &head);
+    std::vector<JsonField> results = c["results"].required().elements();
+    if (results.size() != f->runs.size())
+      c["results"].fail("expected one entry per run (" + std::to_string(f->runs.size()) + "), got " + std::to_string(results.size()));
+    CaseRow& row = row_for(*f, head, f->runs.size());
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (!results[i].is_null()) row.by_run[i] = read_outcome(results[i]);
+  }
+}
+
+}  // namespace
+
+Fleet load_results(const std::string& path) {
   Fleet f;
-  f.schema = str(path, root, "schema", true);
-  YAML::Node cases = root["cases"];
-  if (!cases.IsSequence()) bad(path, cases.IsDefined() ? cases : root, "\"cases\" must be an array");
   try {
-    if (f.schema == std::string(kResultsSchema)) {
-      f.runs.push_back(read_run(path, root));
-      for (auto c : cases) {
-        CaseRow head;
-        read_case_head(path, c, &head);
-        CaseRow& row = row_for(f, head, 1);
-        if (row.by_run[0]) bad(path, c, "case '" + head.name + "' appears twice");
-        row.by_run[0] = read_outcome(path, c);
-      }
-    } else if (f.schema == kFleetSchema) {
-      YAML::Node runs = root["runs"];
-      if (!runs.IsSequence()) bad(path, runs.IsDefined() ? runs : root, "\"runs\" must be an array");
-      for (auto r : runs) {
-        if (!r.IsMap()) bad(path, r, "a run must be an object");
-        f.runs.push_back(read_run(str(path, r, "file").empty() ? path : str(path, r, "file"), r));
-      }
-      for (auto c : cases) {
-        CaseRow head;
-        read_case_head(path, c, &head);
-        YAML::Node results = c["results"];
-        if (!results.IsSequence() || results.size() != f.runs.size())
-          bad(path, results.IsDefined() ? results : c,
-              "\"results\" must be an array with one entry per run (" + std::to_string(f.runs.size()) + ")");
-        CaseRow& row = row_for(f, head, f.runs.size());
-        for (std::size_t i = 0; i < results.size(); ++i)
-          if (results[i].IsMap()) row.by_run[i] = read_outcome(path, results[i]);
-      }
-    } else {
-      bad(path, root["schema"], "unknown schema '" + f.schema + "' (expected " + std::string(kResultsSchema) + " or " + kFleetSchema + ")");
-    }
-  } catch (const YAML::Exception& e) {  // a type conversion the checks above did not foresee
-    throw ResultsError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    JsonDoc doc = JsonDoc::from_file(path);
+    JsonField root = doc.root();
+    if (!root.is_object()) root.fail("not a cuconform results file (expected a JSON object)");
+    f.schema = root["schema"].required().str();
+    if (f.schema == kResultsSchema)
+      read_results(path, root, &f);
+    else if (f.schema == kFleetSchema)
+      read_fleet(path, root, &f);
+    else
+      root["schema"].fail("unknown schema '" + f.schema + "' (expected " + kResultsSchema + " or " + kFleetSchema + ")");
+  } catch (const JsonError& e) {
+    throw ResultsError(e.what());
   }
   unique_labels(f);
   return f;
@@ -308,51 +220,42 @@ Fleet merge_fleets(const std::vector<Fleet>& parts) {
   return f;
 }
 
-static void write_outcome(JsonWriter& w, const Outcome& o) {
-  w.begin_object();
-  write_outcome_fields(w, o);
-  w.field("duration_s", o.duration_s);
-  w.end_object();
+static Json outcome_json(const Outcome& o) {
+  Json j = Json::object();
+  write_outcome_fields(j, o);
+  j["duration_s"] = json_number(o.duration_s);
+  return j;
 }
 
 std::string fleet_json(const Fleet& f) {
-  JsonWriter w(true);
-  w.begin_object();
-  w.field("schema", kFleetSchema).field("generated", utc_now_iso8601());
-  w.key("runs").begin_array();
+  Json j = {{"schema", kFleetSchema}, {"generated", utc_now_iso8601()}};
+  Json& runs = j["runs"] = Json::array();
   for (std::size_t i = 0; i < f.runs.size(); ++i) {
     const RunInfo& r = f.runs[i];
-    w.begin_object().field("label", r.label).field("file", r.file);
-    w.key("suite").raw(r.suite_json).key("run").raw(r.run_json).key("device").raw(r.device_json);
-    w.key("summary").begin_object();
     int total = 0;
     for (auto& c : f.cases) total += c.by_run[i].has_value();
-    w.field("total", total);
-    for (auto& [k, v] : f.counts(i)) w.field(k, v);
-    w.end_object().end_object();
+    Json summary = {{"total", total}};
+    for (auto& [k, v] : f.counts(i)) summary[k] = v;
+    runs.push_back({{"label", r.label},
+                    {"file", r.file},
+                    {"suite", Json::parse(r.suite_json)},
+                    {"run", Json::parse(r.run_json)},
+                    {"device", Json::parse(r.device_json)},
+                    {"summary", summary}});
   }
-  w.end_array();
-  w.key("cases").begin_array();
+  Json& cases = j["cases"] = Json::array();
   for (auto& c : f.cases) {
-    w.begin_object().field("name", c.name).field("rule", c.rule).field("area", c.area).field("kind", c.kind);
-    w.field("min_cc", c.min_cc);
-    if (!c.arch.empty()) w.field("arch", c.arch);
-    w.field("source", c.source);
-    w.key("params").begin_object();
-    for (auto& [k, v] : c.params) w.field(k, v);
-    w.end_object();
-    w.key("tags").begin_array();
-    for (auto& t : c.tags) w.value(t);
-    w.end_array();
-    w.key("results").begin_array();
-    for (auto& o : c.by_run) {
-      if (o) write_outcome(w, *o);
-      else w.null();
-    }
-    w.end_array().end_object();
+    Json row = {{"name", c.name}, {"rule", c.rule}, {"area", c.area}, {"kind", c.kind}, {"min_cc", c.min_cc}};
+    if (!c.arch.empty()) row["arch"] = c.arch;
+    row["source"] = c.source;
+    Json& params = row["params"] = Json::object();
+    for (auto& [k, v] : c.params) params[k] = v;
+    row["tags"] = c.tags;
+    Json& results = row["results"] = Json::array();
+    for (auto& o : c.by_run) results.push_back(o ? outcome_json(*o) : Json(nullptr));
+    cases.push_back(std::move(row));
   }
-  w.end_array().end_object();
-  return w.str() + "\n";
+  return json_text(j, true);
 }
 
 }  // namespace cuconform

@@ -15,7 +15,8 @@ namespace cuconform {
 
 constexpr const char* kFleetSchema = "cuconform-fleet/1";
 
-// Bad input: the message starts with "FILE:LINE:" where the line is known.
+// Bad input: the message starts with "FILE:LINE:" where the line is known, then names the
+// field: "a.json:57: cases[12].verdict: expected a string, got a number".
 struct ResultsError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -64,7 +65,7 @@ struct Fleet {
   std::map<std::string, int> counts(std::size_t run) const;  // verdict -> count, all verdicts present
 };
 
-// Reads a results or fleet file; throws ResultsError ("FILE:LINE: what") on bad input.
+// Reads a results or fleet file; throws ResultsError on bad input.
 Fleet load_results(const std::string& path);
 // One fleet of every run of `parts`, in order; cases are united by name. Labels are made unique.
 Fleet merge_fleets(const std::vector<Fleet>& parts);

@@ -10,7 +10,7 @@
 
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
-#include "harness/util/json.hpp"
+#include "harness/util/number_text.hpp"
 #include "reporters/known_list.hpp"
 
 namespace cuconform {
@@ -63,7 +63,7 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
     const CaseResult& r = out.results.front();
     const Observation& o = r.obs;
     std::string summary = std::string(to_string(o.verdict)) + ": " + o.reason;
-    for (auto& [k, v] : o.measurements) UNSCOPED_INFO(k << " = " << json_number(v));
+    for (auto& [k, v] : o.measurements) UNSCOPED_INFO(k << " = " << number_text(v));
     for (auto& [k, v] : o.facts) UNSCOPED_INFO(k << " = " << v);
     const KnownEntry* known = known_failure(*c_, out.device);
     if (known && is_failure(o.verdict)) {

@@ -17,7 +17,7 @@ struct CaseResult {
 struct DeviceReport {
   bool available = false;
   std::string error;
-  std::string json;  // the worker's DEVICE object, verbatim (see reporters/README.md)
+  std::string json;  // the worker's DEVICE object, verbatim: the results file's "device"
   std::string name, cc, driver;
 };
 

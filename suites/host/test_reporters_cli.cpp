@@ -1,11 +1,10 @@
 // The verbs that read results back, through the built executable: report, compare (exit
 // 0/1/2, known failures and flakes, tolerances) and merge; and `run --json` with no GPU.
-#include <yaml-cpp/yaml.h>
-
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <regex>
 
-#include "harness/util/json.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
 using namespace cuconform;
@@ -34,20 +33,20 @@ TEST_CASE("run --json writes a results file with no GPU: GPU cases not-supported
   Exe e = cuconform_cli("run --kind positive --json '" + dir + "/a.json'", "CUCONFORM_DEVICE=4096");
   CHECK(e.rc == 3);
   CHECK(e.out.find("NO GPU") != std::string::npos);
-  YAML::Node j = parse_json_file(dir + "/a.json");
-  CHECK(j["schema"].as<std::string>() == "cuconform-results/1");
-  CHECK(j["device"]["available"].as<bool>() == false);
-  CHECK_FALSE(j["device"]["error"].as<std::string>().empty());
+  auto j = nlohmann::json::parse(read_text(dir + "/a.json"));
+  CHECK(j["schema"] == "cuconform-results/1");
+  CHECK(j["device"]["available"] == false);
+  CHECK_FALSE(j["device"]["error"].get<std::string>().empty());
   int gpu_cases = 0;
-  for (auto c : j["cases"]) {
+  for (auto& c : j["cases"]) {
     bool gpu = false;
-    for (auto t : c["tags"]) gpu |= t.as<std::string>() == "gpu";
+    for (auto& t : c["tags"]) gpu |= t == "gpu";
     if (!gpu) continue;
     ++gpu_cases;
-    INFO(c["name"].as<std::string>());
-    std::string v = c["verdict"].as<std::string>();
+    INFO(c["name"].get<std::string>());
+    std::string v = c["verdict"];
     CHECK((v == "not-supported" || v == "planned"));
-    CHECK_FALSE(c["reason"].as<std::string>().empty());
+    CHECK_FALSE(c["reason"].get<std::string>().empty());
   }
   CHECK(gpu_cases > 0);
   std::filesystem::remove_all(dir);
@@ -151,7 +150,7 @@ TEST_CASE("report, compare and merge: bad input exits 2 and names the file and l
   Exe verdict = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/verdict.json'");
   INFO(verdict.out);
   CHECK(verdict.rc == 2);
-  CHECK(std::regex_search(verdict.out, std::regex("verdict\\.json:[0-9]+: unknown verdict 'passed'")));
+  CHECK(std::regex_search(verdict.out, std::regex("verdict\\.json:[0-9]+: cases\\[0\\]\\.verdict: unknown verdict 'passed'")));
   write_text(dir + "/schema.json", "{\"schema\": \"something/2\", \"cases\": []}");
   CHECK(cuconform_cli("merge '" + dir + "/schema.json' -o '" + dir + "/f.json'").rc == 2);
   write_text(dir + "/known.yaml", "known_failures:\n  - id: x\n");
@@ -160,6 +159,42 @@ TEST_CASE("report, compare and merge: bad input exits 2 and names the file and l
   CHECK(has(known.out, dir + "/known.yaml:2: 'x' needs a 'reason'"));
   CHECK(cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/a.json' --tolerance lots").rc == 2);
   CHECK(cuconform_cli("merge '" + dir + "/a.json'").rc == 2);  // no -o
+  std::filesystem::remove_all(dir);
+}
+
+// The line of the first `needle` in `text`, counted from 1.
+static std::string line_of(const std::string& text, const std::string& needle) {
+  auto at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+TEST_CASE("a malformed results file exits 2 with a message naming the file, the line and the field", "[host][reporters]") {
+  std::string dir = temp_dir("malformed");
+  std::string a = write_base(dir);
+  // A syntax error on line 3.
+  write_text(dir + "/syntax.json", "{\n  \"schema\": \"cuconform-results/1\",\n  \"cases\": [}\n");
+  Exe syntax = cuconform_cli("report '" + dir + "/syntax.json'");
+  INFO(syntax.out);
+  CHECK(syntax.rc == 2);
+  CHECK(has(syntax.out, dir + "/syntax.json:3:13: syntax error"));
+  // A verdict that is a number, a measurement that is a string: the line and the field's path.
+  std::string verdict = a, quoted = a;
+  std::string kL1Verdict = "\"verdict\": \"pass\"";
+  verdict.replace(verdict.find(kL1Verdict), kL1Verdict.size(), "\"verdict\": 7");
+  quoted.replace(quoted.find("\"l1_hit_cycles\": 57"), 19, "\"l1_hit_cycles\": \"57\"");
+  write_text(dir + "/verdict.json", verdict);
+  write_text(dir + "/quoted.json", quoted);
+  Exe v = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/verdict.json'");
+  INFO(v.out);
+  CHECK(v.rc == 2);
+  CHECK(has(v.out, dir + "/verdict.json:" + line_of(verdict, "\"verdict\": 7") +
+                       ": cases[0].verdict: expected a string, got a number"));
+  Exe q = cuconform_cli("merge '" + dir + "/quoted.json' -o '" + dir + "/f.json'");
+  INFO(q.out);
+  CHECK(q.rc == 2);
+  CHECK(has(q.out, dir + "/quoted.json:" + line_of(quoted, "\"l1_hit_cycles\": \"57\"") +
+                       ": cases[0].measurements.l1_hit_cycles: expected a number, got a string"));
   std::filesystem::remove_all(dir);
 }
 
@@ -197,14 +232,14 @@ TEST_CASE("merge makes one fleet matrix that report renders case x device", "[ho
   Exe m = cuconform_cli("merge '" + dir + "/a.json' '" + dir + "/b.json' -o '" + dir + "/fleet.json'");
   INFO(m.out);
   REQUIRE(m.rc == 0);
-  YAML::Node f = parse_json_file(dir + "/fleet.json");
-  CHECK(f["schema"].as<std::string>() == "cuconform-fleet/1");
+  auto f = nlohmann::json::parse(read_text(dir + "/fleet.json"));
+  CHECK(f["schema"] == "cuconform-fleet/1");
   REQUIRE(f["runs"].size() == 2);
-  CHECK(f["runs"][0]["device"]["name"].as<std::string>() == "NVIDIA H200");
-  CHECK(f["runs"][1]["device"]["name"].as<std::string>() == "NVIDIA H100 80GB HBM3");
-  CHECK(f["runs"][1]["summary"]["fail"].as<int>() == f["runs"][0]["summary"]["fail"].as<int>() + 1);
+  CHECK(f["runs"][0]["device"]["name"] == "NVIDIA H200");
+  CHECK(f["runs"][1]["device"]["name"] == "NVIDIA H100 80GB HBM3");
+  CHECK(f["runs"][1]["summary"]["fail"].get<int>() == f["runs"][0]["summary"]["fail"].get<int>() + 1);
   CHECK(f["cases"].size() == synthetic_run()->run.entries.size());
-  for (auto c : f["cases"]) CHECK(c["results"].size() == 2);
+  for (auto& c : f["cases"]) CHECK(c["results"].size() == 2);
   Exe r = cuconform_cli("report '" + dir + "/fleet.json' --html '" + dir + "/fleet.html' --md '" + dir + "/fleet.md'");
   REQUIRE(r.rc == 0);
   std::string html = read_text(dir + "/fleet.html");
@@ -213,7 +248,7 @@ TEST_CASE("merge makes one fleet matrix that report renders case x device", "[ho
   CHECK(has(read_text(dir + "/fleet.md"), "`" + kL1Case + "` | P | F |"));
   // A fleet merges again (fleets of fleets), and is not a results file for compare.
   CHECK(cuconform_cli("merge '" + dir + "/fleet.json' '" + dir + "/a.json' -o '" + dir + "/fleet3.json'").rc == 0);
-  CHECK(parse_json_file(dir + "/fleet3.json")["runs"].size() == 3);
+  CHECK(nlohmann::json::parse(read_text(dir + "/fleet3.json"))["runs"].size() == 3);
   CHECK(cuconform_cli("compare '" + dir + "/fleet.json' '" + dir + "/a.json'").rc == 2);
   std::filesystem::remove_all(dir);
 }

@@ -1,5 +1,5 @@
 #pragma once
-#include "harness/cli/options.hpp"
+#include "cli/options.hpp"
 
 namespace cuconform {
 
@@ -13,6 +13,10 @@ int cmd_device(const Options& o);
 int cmd_fixtures(const Options& o);
 int cmd_errata(const Options& o);
 int cmd_coverage(const Options& o);
+// The verbs that read results files back (cmd_results.cpp): report, compare, merge.
+int cmd_report(const Options& o);
+int cmd_compare(const Options& o);
+int cmd_merge(const Options& o);
 
 // Loads the catalog of o.specs (or the default) and the statement index beside it (when there
 // is one: rules' `statements:` must name its ids) and prints their errors; false on errors.

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <mutex>
 
-#include "harness/cli/verbs.hpp"
+#include "cli/verbs.hpp"
 #include "harness/driver/codegen.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"

@@ -3,9 +3,8 @@
 #include <iostream>
 #include <map>
 
-#include "harness/cli/verbs.hpp"
+#include "cli/verbs.hpp"
 #include "harness/runner/worker.hpp"
-#include "reporters/report_verbs.hpp"
 
 using namespace cuconform;
 
@@ -58,8 +57,10 @@ int main(int argc, char** argv) {
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
       {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
+      {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, cmd_report}},
+      {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, cmd_compare}},
+      {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
   };
-  for (auto& [name, rv] : report_verbs()) verbs[name] = {rv.spec, rv.fn};
   auto it = verbs.find(verb);
   if (it == verbs.end()) {
     std::cerr << "cuconform: unknown verb '" << verb << "'\n\n" << kUsage;

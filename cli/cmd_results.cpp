@@ -3,12 +3,11 @@
 //   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F]
 //                                                               0 no regression, 1 regression, 2 bad input
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
-#include "reporters/report_verbs.hpp"
-
 #include <filesystem>
 #include <iostream>
 #include <optional>
 
+#include "cli/verbs.hpp"
 #include "harness/spec/coverage.hpp"
 #include "reporters/compare.hpp"
 #include "reporters/coverage_report.hpp"
@@ -20,8 +19,6 @@
 namespace cuconform {
 
 namespace {
-
-constexpr int kOk = 0, kRegression = 1, kBadInput = 2;
 
 std::optional<KnownList> known_from(const Options& o) {
   if (!o.has("--known")) return std::nullopt;
@@ -38,7 +35,7 @@ std::optional<CoverageReport> coverage_of_specs(const Options& o, Catalog* cat, 
   return compute_coverage(*cat, *idx);
 }
 
-int cmd_report(const Options& o) {
+int report(const Options& o) {
   const std::string& in = o.positional[0];
   Fleet f = load_results(in);
   auto known = known_from(o);
@@ -50,13 +47,13 @@ int cmd_report(const Options& o) {
   std::string html = o.get("--html"), md = o.get("--md");
   if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
     std::cout << markdown_report(f, k, in, "") << cov_md;
-    return kOk;
+    return kExitOk;
   }
   if (!html.empty()) write_file_atomically(html, html_report(f, k, in, cov_html));
   if (!md.empty()) write_file_atomically(md, markdown_report(f, k, in, html) + cov_md);
   if (!html.empty()) std::cout << "html: " << html << "\n";
   if (!md.empty()) std::cout << "md:   " << md << "\n";
-  return kOk;
+  return kExitOk;
 }
 
 Fleet single_run(const std::string& path) {
@@ -66,7 +63,7 @@ Fleet single_run(const std::string& path) {
   return f;
 }
 
-int cmd_compare(const Options& o) {
+int compare(const Options& o) {
   Fleet now = single_run(o.positional[1]);
   // BASE may be a folder of baselines: the one of the same GPU model, driver and code path.
   std::string base_path = o.positional[0];
@@ -75,7 +72,7 @@ int cmd_compare(const Options& o) {
     base_path = pick_baseline(base_path, now, &why);
     if (base_path.empty()) {
       std::cout << "compare: " << why << "; nothing to compare with (add one: cp NEW.json " << o.positional[0] << "/)\n";
-      return kOk;
+      return kExitOk;
     }
     std::cout << "baseline: " << base_path << " (" << why << ")\n";
   }
@@ -85,18 +82,18 @@ int cmd_compare(const Options& o) {
   std::string error;
   if (o.has("--tolerance") && !tol.parse(o.get("--tolerance"), &error)) {
     std::cerr << "cuconform compare: " << error << "\n";
-    return kBadInput;
+    return kExitBadInput;
   }
   CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol);
   std::cout << compare_text(r);
   if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));
-  return r.regressions() ? kRegression : kOk;
+  return r.regressions() ? kExitFailed : kExitOk;
 }
 
-int cmd_merge(const Options& o) {
+int merge(const Options& o) {
   if (!o.has("-o")) {
     std::cerr << "cuconform merge: -o OUT.json is required\n";
-    return kBadInput;
+    return kExitBadInput;
   }
   std::vector<Fleet> parts;
   for (auto& p : o.positional) parts.push_back(load_results(p));
@@ -105,30 +102,24 @@ int cmd_merge(const Options& o) {
   std::cout << "merged " << f.runs.size() << " run(s), " << f.cases.size() << " case(s) into " << o.get("-o") << "\n";
   for (std::size_t i = 0; i < f.runs.size(); ++i)
     std::cout << "  D" << i + 1 << " " << f.runs[i].label << ": " << f.runs[i].device_line() << "\n";
-  return kOk;
+  return kExitOk;
 }
 
 // Bad input of any kind (unreadable file, bad JSON with FILE:LINE, bad known list, an
 // output that cannot be written) is exit 2 with one message on stderr.
-std::function<int(const Options&)> guarded(const char* verb, int (*fn)(const Options&)) {
-  return [verb, fn](const Options& o) {
-    try {
-      return fn(o);
-    } catch (const std::exception& e) {
-      std::cerr << "cuconform " << verb << ": " << e.what() << "\n";
-      return kBadInput;
-    }
-  };
+int guarded(const char* verb, int (*fn)(const Options&), const Options& o) {
+  try {
+    return fn(o);
+  } catch (const std::exception& e) {
+    std::cerr << "cuconform " << verb << ": " << e.what() << "\n";
+    return kExitBadInput;
+  }
 }
 
 }  // namespace
 
-std::map<std::string, ReportVerb> report_verbs() {
-  return {
-      {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, guarded("report", cmd_report)}},
-      {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, guarded("compare", cmd_compare)}},
-      {"merge", {{{"-o"}, {}, false, 1, 100000}, guarded("merge", cmd_merge)}},
-  };
-}
+int cmd_report(const Options& o) { return guarded("report", report, o); }
+int cmd_compare(const Options& o) { return guarded("compare", compare, o); }
+int cmd_merge(const Options& o) { return guarded("merge", merge, o); }
 
 }  // namespace cuconform

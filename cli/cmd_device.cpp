@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include "harness/cli/verbs.hpp"
+#include "cli/verbs.hpp"
 #include "harness/driver/gpu.hpp"
 #include "harness/runner/protocol.hpp"
 

@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "harness/cli/verbs.hpp"
+#include "cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/statements.hpp"

@@ -1,7 +1,7 @@
 // cuconform coverage: which of the documents' statements the rules prove (harness/spec/coverage.hpp).
 #include <iostream>
 
-#include "harness/cli/verbs.hpp"
+#include "cli/verbs.hpp"
 #include "harness/spec/coverage.hpp"
 #include "reporters/coverage_report.hpp"
 

@@ -1,4 +1,4 @@
-#include "harness/cli/options.hpp"
+#include "cli/options.hpp"
 
 namespace cuconform {
 
