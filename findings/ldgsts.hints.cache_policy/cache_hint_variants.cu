@@ -195,19 +195,12 @@ extern "C" __global__ void v_ctl_ld4(const char* src, char* out, unsigned long l
 // ---- E. The suite's kernels verbatim (hint_copy / hint_body of ldgsts_kernels.cu, helpers
 // inlined): the 9 cases that faulted on the H200. Two parameters, as in the suite.
 namespace verbatim {
-template <int HINT>
-__device__ __forceinline__ unsigned long long make_policy() {
-  unsigned long long pol = 0;
-  if constexpr (HINT == 0) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(pol));
-  if constexpr (HINT == 1)
-    asm volatile("createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %0, 0.25;" : "=l"(pol));
-  if constexpr (HINT == 2) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
-  return pol;
-}
 template <int SIZE, bool CG, int HINT>
 __device__ void hint_copy(void* dst, const void* src) {
   const unsigned d = smem_addr(dst);
-  const unsigned long long pol = make_policy<HINT>();
+  // The suite's make_policy<HINT>: the same asm volatile createpolicy as ::make_policy's
+  // (HINT 0, 1, 2 = EVICT_LAST, EXAMPLE, EVICT_FIRST).
+  const unsigned long long pol = ::make_policy<static_cast<Pol>(HINT), true>();
   if constexpr (CG)
     asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "l"(pol) : "memory");
   else

@@ -14,33 +14,11 @@
 #include <string>
 #include <vector>
 
-static const char* err_name(CUresult r) {
-  const char* n = nullptr;
-  cuGetErrorName(r, &n);
-  return n ? n : "unknown error";
-}
-#define CHECK(x)                                                             \
-  do {                                                                       \
-    CUresult r_ = (x);                                                       \
-    if (r_ != CUDA_SUCCESS) {                                                \
-      std::printf("RESULT error %s: %s\n", #x, err_name(r_));               \
-      return 3;                                                              \
-    }                                                                        \
-  } while (0)
-
-static std::string read_file(const char* path) {
-  std::stringstream ss;
-  ss << std::ifstream(path, std::ios::binary).rdbuf();
-  return ss.str();  // std::string keeps a NUL after the data: PTX text needs it
-}
+#include "../common/cuda_check.h"
 
 static int init(bool quiet) {
   CUdevice dev;
-  CUcontext ctx;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  if (int e = use_device0(&dev)) return e;
   if (!quiet) {
     char name[256] = {};
     int drv = 0, major = 0, minor = 0;

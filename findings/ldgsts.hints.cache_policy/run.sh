@@ -9,18 +9,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-sass}
-export PATH=$PATH:/usr/local/cuda/bin
-NVCC=$(command -v nvcc) || { echo "no nvcc" >&2; exit 2; }
-CUDA_HOME=$(dirname "$(dirname "$NVCC")")
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$here/../common/toolchain.sh"  # NVCC, CUDA_HOME, $tmp, lower_version
 src=$here/cache_hint_variants.cu
-
-ptx_max() {  # the highest PTX ISA version a ptxas release accepts
-  case "$1" in
-    12.0) echo 8.0 ;; 12.1) echo 8.1 ;; 12.2) echo 8.2 ;; 12.3) echo 8.3 ;; 12.4) echo 8.4 ;;
-    12.5 | 12.6) echo 8.5 ;; 12.8) echo 8.7 ;; 12.9) echo 8.8 ;; *) echo "" ;;
-  esac
-}
 
 echo "toolchain: $mode"
 echo "nvcc: $("$NVCC" --version | tail -n 1)"
@@ -39,10 +29,8 @@ case "$mode" in
     image=$tmp/k.ptx sass_of=$tmp/jit.cubin ;;
   ptxas=*)
     PTXAS=${mode#ptxas=}
-    rel=$("$PTXAS" --version | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')
     echo "ptxas: $("$PTXAS" --version | tail -n 1)"
-    max=$(ptx_max "$rel")
-    if [ -n "$max" ]; then sed -i "s/^\.version .*/.version $max/" "$tmp/k.ptx"; echo "(.version lowered to $max for ptxas $rel)"; fi
+    lower_version "$tmp/k.ptx" "$PTXAS"
     "$PTXAS" -arch=sm_90a -o "$tmp/k.cubin" "$tmp/k.ptx" || exit 2
     image=$tmp/k.cubin sass_of=$tmp/k.cubin ;;
   *) echo "usage: $0 [sass|jit|ptxas=PATH]" >&2; exit 2 ;;

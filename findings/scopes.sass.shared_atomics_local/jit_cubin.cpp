@@ -8,28 +8,15 @@
 #include <sstream>
 #include <string>
 
-#define CHECK(x)                                                                \
-  do {                                                                          \
-    CUresult r_ = (x);                                                          \
-    if (r_ != CUDA_SUCCESS) {                                                   \
-      const char* n_ = nullptr;                                                 \
-      cuGetErrorName(r_, &n_);                                                  \
-      std::fprintf(stderr, "%s failed: %s\n", #x, n_ ? n_ : "?");               \
-      return 1;                                                                 \
-    }                                                                           \
-  } while (0)
+// A failing driver call: "<call> failed: <error>" on stderr, exit status 1.
+#define FINDING_CHECK_FAILED(call, name) return (std::fprintf(stderr, "%s failed: %s\n", call, name), 1)
+#include "../common/cuda_check.h"
 
 int main(int argc, char** argv) {
   if (argc != 3) return std::fprintf(stderr, "usage: %s IN.ptx OUT.cubin\n", argv[0]), 2;
-  std::stringstream ss;
-  ss << std::ifstream(argv[1]).rdbuf();
-  std::string ptx = ss.str();
+  std::string ptx = read_file(argv[1]);
   CUdevice dev;
-  CUcontext ctx;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  if (int e = use_device0(&dev)) return e;
   char log[8192] = {};
   CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* val[] = {log, reinterpret_cast<void*>(sizeof log)};

@@ -8,25 +8,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-sass}
-export PATH=$PATH:/usr/local/cuda/bin
-NVCC=$(command -v nvcc) || { echo "no nvcc" >&2; exit 2; }
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$here/../common/toolchain.sh"  # NVCC, $tmp, lower_version
 kernels="counter_cuda_atomic counter_atomic_ref counter_nv_builtin counter_atomicadd counter_atomicadd_block"
 controls="counter_atomicadd counter_atomicadd_block"
-
-# The highest PTX ISA version a ptxas release accepts (ptxas 12.8 takes .version 8.7).
-ptx_max() {
-  case "$1" in
-    12.0) echo 8.0 ;; 12.1) echo 8.1 ;; 12.2) echo 8.2 ;; 12.3) echo 8.3 ;; 12.4) echo 8.4 ;;
-    12.5 | 12.6) echo 8.5 ;; 12.8) echo 8.7 ;; 12.9) echo 8.8 ;; *) echo "" ;;
-  esac
-}
-lower_version() {  # PTX_FILE PTXAS
-  local rel max
-  rel=$("$2" --version | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')
-  max=$(ptx_max "$rel")
-  if [ -n "$max" ]; then sed -i "s/^\.version .*/.version $max/" "$1"; echo "(.version lowered to $max for ptxas $rel)"; fi
-}
 
 echo "toolchain: $mode"
 "$NVCC" --version | tail -n 1

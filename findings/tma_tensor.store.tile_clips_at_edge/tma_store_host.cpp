@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/cuda_check.h"
+
 struct Variant {
   const char* name;
   int rank, width, x, y;
@@ -29,20 +31,6 @@ static const Variant kVariants[] = {
 };
 constexpr int kRows = 8, kPitch = 16;  // floats
 constexpr unsigned kSentinel = 0x7F7F7F7Fu;
-
-static const char* err_name(CUresult r) {
-  const char* n = nullptr;
-  cuGetErrorName(r, &n);
-  return n ? n : "unknown error";
-}
-#define CHECK(x)                                                \
-  do {                                                          \
-    CUresult r_ = (x);                                          \
-    if (r_ != CUDA_SUCCESS) {                                   \
-      std::printf("RESULT error %s: %s\n", #x, err_name(r_));  \
-      return 3;                                                 \
-    }                                                           \
-  } while (0)
 
 int main(int argc, char** argv) {
   alarm(60);
@@ -61,14 +49,8 @@ int main(int argc, char** argv) {
   std::printf("WHAT %s\n", v->what);
 
   CUdevice dev;
-  CUcontext ctx;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
-  std::stringstream ss;
-  ss << std::ifstream(argv[1], std::ios::binary).rdbuf();
-  const std::string image = ss.str();
+  if (int e = use_device0(&dev)) return e;
+  const std::string image = read_file(argv[1]);
   CUmodule mod;
   char log[8192] = {};
   CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};

@@ -16,23 +16,30 @@ static Verdict verdict_of(const SuperviseOutcome& out, const std::string& name) 
   return Verdict::crash;
 }
 
-TEST_CASE("a crashing, hanging or faulting case does not disturb the cases after it", "[host][isolation]") {
-  Catalog cat = load_catalog(kSpecs);
+// Supervises the named cases of the specs in specs_dir (the catalog must load and hold them all).
+static SuperviseOutcome supervise_named(const std::string& specs_dir, const std::vector<std::string>& names,
+                                        SuperviseOptions opt = {}) {
+  Catalog cat = load_catalog(specs_dir);
   for (auto& e : cat.errors) UNSCOPED_INFO(e.str());
   REQUIRE(cat.ok());
-  std::vector<std::string> order = {"selftest.behave.ok",    "selftest.behave.abort", "selftest.echo.value1",
-                                    "selftest.behave.segv",  "selftest.behave.hang",  "selftest.echo.value2",
-                                    "selftest.behave.throw", "selftest.behave.fault", "selftest.behave.pid"};
   std::vector<const Case*> cases;
-  for (auto& n : order) {
+  for (auto& n : names) {
     const Case* c = cat.find_case(n);
+    INFO("case " << n);
     REQUIRE(c);
     cases.push_back(c);
   }
+  opt.specs_dir = specs_dir;
+  return supervise(cases, opt);
+}
+
+TEST_CASE("a crashing, hanging or faulting case does not disturb the cases after it", "[host][isolation]") {
+  std::vector<std::string> order = {"selftest.behave.ok",    "selftest.behave.abort", "selftest.echo.value1",
+                                    "selftest.behave.segv",  "selftest.behave.hang",  "selftest.echo.value2",
+                                    "selftest.behave.throw", "selftest.behave.fault", "selftest.behave.pid"};
   SuperviseOptions opt;
-  opt.specs_dir = kSpecs;
   opt.slack_s = 1;
-  SuperviseOutcome out = supervise(cases, opt);
+  SuperviseOutcome out = supervise_named(kSpecs, order, opt);
   REQUIRE(out.results.size() == order.size());
   CHECK(verdict_of(out, "selftest.behave.ok") == Verdict::pass);
   CHECK(verdict_of(out, "selftest.behave.abort") == Verdict::crash);
@@ -50,14 +57,8 @@ TEST_CASE("a crashing, hanging or faulting case does not disturb the cases after
 }
 
 TEST_CASE("a violation expected to fault runs in a worker of its own", "[host][isolation]") {
-  Catalog cat = load_catalog(kSpecs);
-  std::vector<const Case*> cases = {cat.find_case("selftest.behave.pid"),
-                                    cat.find_case("selftest.negative.violation.pid"),
-                                    cat.find_case("selftest.negative.control.pid")};
-  for (auto* c : cases) REQUIRE(c);
-  SuperviseOptions opt;
-  opt.specs_dir = kSpecs;
-  SuperviseOutcome out = supervise(cases, opt);
+  SuperviseOutcome out = supervise_named(
+      kSpecs, {"selftest.behave.pid", "selftest.negative.violation.pid", "selftest.negative.control.pid"});
   CHECK(out.results[0].obs.verdict == Verdict::pass);
   CHECK(out.results[1].obs.verdict == Verdict::pass);  // faulted as documented
   CHECK(out.results[1].obs.expected == "device fault CUDA_ERROR_MISALIGNED_ADDRESS");
@@ -70,12 +71,7 @@ TEST_CASE("a violation expected to fault runs in a worker of its own", "[host][i
 }
 
 TEST_CASE("GPU cases are not-supported without a GPU, and planned rules never pass", "[host][isolation]") {
-  Catalog cat = load_catalog(kSpecs);
-  std::vector<const Case*> cases = {cat.find_case("selftest.gpu_needed.ok"), cat.find_case("selftest.later")};
-  for (auto* c : cases) REQUIRE(c);
-  SuperviseOptions opt;
-  opt.specs_dir = kSpecs;
-  SuperviseOutcome out = supervise(cases, opt);
+  SuperviseOutcome out = supervise_named(kSpecs, {"selftest.gpu_needed.ok", "selftest.later"});
   if (out.device.available) {
     WARN("a GPU is present: the not-supported half of this test does not apply");
   } else {
@@ -87,15 +83,9 @@ TEST_CASE("GPU cases are not-supported without a GPU, and planned rules never pa
 }
 
 TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host][isolation][gpu]") {
-  Catalog cat = load_catalog(CUCONFORM_SOURCE_SPECS_DIR);
-  REQUIRE(cat.ok());
-  std::vector<const Case*> cases = {cat.find_case("ldgsts.copy.data.ca4.threads32.src_elem0"),
-                                    cat.find_case("ldgsts.alignment.size_aligned.violation.cg16.src"),
-                                    cat.find_case("ldgsts.copy.data.cg16.threads256.src_elem7")};
-  for (auto* c : cases) REQUIRE(c);
-  SuperviseOptions opt;
-  opt.specs_dir = CUCONFORM_SOURCE_SPECS_DIR;
-  SuperviseOutcome out = supervise(cases, opt);
+  SuperviseOutcome out = supervise_named(CUCONFORM_SOURCE_SPECS_DIR, {"ldgsts.copy.data.ca4.threads32.src_elem0",
+                                                                      "ldgsts.alignment.size_aligned.violation.cg16.src",
+                                                                      "ldgsts.copy.data.cg16.threads256.src_elem7"});
   if (!out.device.available) {
     WARN("no GPU (" << out.device.error << "): the device half of the isolation test did not run");
     CHECK(out.results[1].obs.verdict == Verdict::not_supported);
