@@ -11,26 +11,10 @@ import shutil
 import subprocess
 import sys
 
-# (spec file, rule id, text in the rule's block, replacement, --rule glob of the cases that must fail)
-MUTATIONS = [
-    ("ldgsts.yaml", "ldgsts.l1.access_for_4_and_8", "l1: access", "l1: bypass", "ldgsts.l1.access_for_4_and_8.*"),
-    ("ldgsts.yaml", "ldgsts.l1.bypass_for_16", "l1: bypass", "l1: access", "ldgsts.l1.bypass_for_16.*"),
-    ("ldgsts.yaml", "ldgsts.perf.align_128", "min_ratio: 1.0", "min_ratio: 3.0", "ldgsts.perf.align_128.*"),
-    ("ldgsts.yaml", "ldgsts.alignment.size_aligned", "fault: CUDA_ERROR_MISALIGNED_ADDRESS",
-     "fault: CUDA_ERROR_ILLEGAL_ADDRESS", "ldgsts.alignment.size_aligned.violation.*"),
-    ("ldgsts.yaml", "ldgsts.ptx.cg_is_16_only", "accepted: false", "accepted: true",
-     "ldgsts.ptx.cg_is_16_only.violation"),
-    ("ldgsts.yaml", "ldgsts.sass.cg16_bypass_form", 'has: ["^LDGSTS.*BYPASS.*128"]', 'lacks: ["^LDGSTS.*BYPASS.*128"]',
-     "ldgsts.sass.cg16_bypass_form.*sm_90a"),
-    ("tma_bulk.yaml", "tma_bulk.tx.overcount_blocks_phase", "completes: false", "completes: true",
-     "tma_bulk.tx.overcount_blocks_phase.violation*"),
-    ("proxy.yaml", "proxy.sass.fixture_fences_kept", 'has: ["^FENCE\\\\.VIEW\\\\.ASYNC\\\\.S"]',
-     'lacks: ["^FENCE\\\\.VIEW\\\\.ASYNC\\\\.S"]', "proxy.sass.fixture_fences_kept.*"),
-    ("proxy.yaml", "proxy.litmus.harness.interleaves", "min_weak: 1", "min_weak: 1000000000",
-     "proxy.litmus.harness.interleaves.*"),
-    ("proxy.yaml", "proxy.generic_to_async.missing_fence", "weak: forbidden", "weak: forbidden\n      min_runs: 1000000000",
-     "proxy.generic_to_async.missing_fence.control.*"),
-]
+# What to flip: ci/mutations.json (spec file, rule id, text in the rule's block, its replacement,
+# the --rule glob of the cases that must then fail).
+MUTATIONS = [(m["file"], m["rule"], m["old"], m["new"], m["cases"])
+             for m in json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mutations.json")))["mutations"]]
 
 
 def mutate(specs, file, rule, old, new):

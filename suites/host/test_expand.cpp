@@ -31,7 +31,7 @@ TEST_CASE("every rule x parameter combination is one case", "[host][spec]") {
   CHECK(zero_fill == 5 + 9 + 17 * 2);
 }
 
-TEST_CASE("negative rules expand to a control and a violation; faults are isolated", "[host][spec]") {
+TEST_CASE("negative rules expand to a control and a violation -- faults are isolated", "[host][spec]") {
   Catalog cat = shipped();
   const Case* control = cat.find_case("ldgsts.alignment.size_aligned.control.cg16.src");
   const Case* violation = cat.find_case("ldgsts.alignment.size_aligned.violation.cg16.src");

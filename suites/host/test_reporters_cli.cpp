@@ -52,7 +52,7 @@ TEST_CASE("run --json writes a results file with no GPU: GPU cases not-supported
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("compare: the same run twice exits 0; a planted regression exits 1", "[host][reporters]") {
+TEST_CASE("compare: the same run twice exits 0 -- a planted regression exits 1", "[host][reporters]") {
   std::string dir = temp_dir("compare");
   std::string a = write_base(dir);
   write_text(dir + "/b.json", with_verdict(a, kL1Case, "pass", "fail"));
@@ -81,7 +81,7 @@ TEST_CASE("compare: the same run twice exits 0; a planted regression exits 1", "
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("compare: known failures and flakes do not gate; a known failure that passes is reported", "[host][reporters]") {
+TEST_CASE("compare: known failures and flakes do not gate -- a known failure that passes is reported", "[host][reporters]") {
   std::string dir = temp_dir("known");
   std::string a = write_base(dir);
   write_text(dir + "/b.json", with_verdict(a, kL1Case, "pass", "fail"));
@@ -110,7 +110,7 @@ TEST_CASE("compare: known failures and flakes do not gate; a known failure that 
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("compare: a measurement beyond its tolerance is a regression; overrides relax it", "[host][reporters]") {
+TEST_CASE("compare: a measurement beyond its tolerance is a regression -- overrides relax it", "[host][reporters]") {
   std::string dir = temp_dir("tolerance");
   std::string a = write_base(dir);
   std::string b = a;

@@ -60,7 +60,7 @@ TEST_CASE("the HTML reports render in headless Chromium", "[host][reporters]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("CI workflows and manifests pass yamllint; the shipped known list loads", "[host][reporters]") {
+TEST_CASE("CI workflows and manifests pass yamllint -- the shipped known list loads", "[host][reporters]") {
   fs::path root = source_root();
   std::vector<fs::path> files;
   auto add_dir = [&](const fs::path& d) {
