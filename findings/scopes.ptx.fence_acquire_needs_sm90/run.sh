@@ -44,6 +44,8 @@ variant violation_acquire_cta_sm80 sm_80 8.6 'fence.acquire.cta;'  rejected
 variant violation_release_sys_sm80 sm_80 8.6 'fence.release.sys;'  rejected
 variant violation_acquire_sm75   sm_75 8.6 'fence.acquire.gpu;'      rejected
 variant violation_acquire_ptx78  sm_90 7.8 'fence.acquire.gpu;'      rejected
+variant violation_acquire_ptx85  sm_90 8.5 'fence.acquire.gpu;'      rejected
+variant violation_release_ptx85  sm_90 8.5 'fence.release.gpu;'      rejected
 # What the accepted sm_80 fence became (needs cuobjdump).
 CUOBJDUMP=$(command -v cuobjdump || true)
 [ -z "$CUOBJDUMP" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
