@@ -5,47 +5,23 @@
 #   check and runs the same as sass. ptxas=PATH: that ptxas.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-mode=${1:-sass}
-case "$mode" in
-  sass | jit) PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas) ;;
-  ptxas=*) PTXAS=${mode#ptxas=} ;;
-  *) echo "usage: $0 [sass|jit|ptxas=PATH]" >&2; exit 2 ;;
-esac
-[ -x "$PTXAS" ] || { echo "no ptxas at $PTXAS" >&2; exit 2; }
-echo "toolchain: $mode; ptxas: $PTXAS"
-"$PTXAS" --version | tail -n 2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$here/../common/ptxas_check.sh" "${1:-sass}"
+tmp=$ptx_tmp
 
-reproduced=0
-# variant  target  .version  instruction  expected
-variant() {
-  local name=$1 target=$2 ver=$3 insn=$4 want=$5 f="$tmp/$1.ptx" got msg
-  sed -e "s/^\.version .*/.version $ver/" -e "s/^\.target .*/.target $target/" \
-      -e "s|^  fence[^;]*;   // FENCE|  $insn   // FENCE|" "$here/fence_acquire.ptx" > "$f"
-  if msg=$("$PTXAS" -arch="$target" "$f" -o /dev/null 2>&1); then got=accepted; else got=rejected; fi
-  msg=$(printf '%s' "$msg" | tr '\n' ' ' | sed "s|$tmp/||g")
-  echo "VARIANT $name: $insn (.version $ver, -arch=$target): expected $want, observed $got${msg:+ ($msg)}"
-  # Only the violations count towards the finding; a control that goes the wrong way is reported.
-  if [ "$want" != "$got" ]; then
-    case "$name" in
-      violation*) reproduced=1 ;;
-      *) echo "  (control did not behave as expected: this ptxas does not check what the controls assume)" ;;
-    esac
-  fi
-}
-variant control_acquire_sm90     sm_90 8.6 'fence.acquire.gpu;'      accepted
-variant control_release_sm90     sm_90 8.6 'fence.release.gpu;'      accepted
-variant control_acq_rel_sm80     sm_80 8.6 'fence.acq_rel.gpu;'      accepted
-variant control_cluster_sm80     sm_80 8.6 'fence.acq_rel.cluster;'  rejected
-variant control_proxy_ptx78     sm_90 7.8 'fence.proxy.async;'      rejected
-variant violation_acquire_sm80   sm_80 8.6 'fence.acquire.gpu;'      rejected
-variant violation_release_sm80   sm_80 8.6 'fence.release.gpu;'      rejected
-variant violation_acquire_cta_sm80 sm_80 8.6 'fence.acquire.cta;'  rejected
-variant violation_release_sys_sm80 sm_80 8.6 'fence.release.sys;'  rejected
-variant violation_acquire_sm75   sm_75 8.6 'fence.acquire.gpu;'      rejected
-variant violation_acquire_ptx78  sm_90 7.8 'fence.acquire.gpu;'      rejected
-variant violation_acquire_ptx85  sm_90 8.5 'fence.acquire.gpu;'      rejected
-variant violation_release_ptx85  sm_90 8.5 'fence.release.gpu;'      rejected
+# Only the violations count towards the finding; a control that goes the wrong way is reported.
+check control_acquire_sm90       sm_90 8.6 'fence.acquire.gpu;'      accepted
+check control_release_sm90       sm_90 8.6 'fence.release.gpu;'      accepted
+check control_acq_rel_sm80       sm_80 8.6 'fence.acq_rel.gpu;'      accepted
+check control_cluster_sm80       sm_80 8.6 'fence.acq_rel.cluster;'  rejected
+check control_proxy_ptx78        sm_90 7.8 'fence.proxy.async;'      rejected
+check violation_acquire_sm80     sm_80 8.6 'fence.acquire.gpu;'      rejected
+check violation_release_sm80     sm_80 8.6 'fence.release.gpu;'      rejected
+check violation_acquire_cta_sm80 sm_80 8.6 'fence.acquire.cta;'      rejected
+check violation_release_sys_sm80 sm_80 8.6 'fence.release.sys;'      rejected
+check violation_acquire_sm75     sm_75 8.6 'fence.acquire.gpu;'      rejected
+check violation_acquire_ptx78    sm_90 7.8 'fence.acquire.gpu;'      rejected
+check violation_acquire_ptx85    sm_90 8.5 'fence.acquire.gpu;'      rejected
+check violation_release_ptx85    sm_90 8.5 'fence.release.gpu;'      rejected
 # What the accepted sm_80 fence became (needs cuobjdump).
 CUOBJDUMP=$(command -v cuobjdump || true)
 [ -z "$CUOBJDUMP" ] && [ -x /usr/local/cuda/bin/cuobjdump ] && CUOBJDUMP=/usr/local/cuda/bin/cuobjdump
@@ -64,4 +40,4 @@ if [ -n "$CUOBJDUMP" ]; then
 else
   echo "(no cuobjdump: SASS of the sm_80 module not shown)"
 fi
-if [ $reproduced = 1 ]; then echo REPRODUCED; else echo "NOT REPRODUCED"; fi
+finish
