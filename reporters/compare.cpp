@@ -23,6 +23,7 @@ const char* to_string(Change c) {
     case Change::unexpected_pass: return "unexpected pass";
     case Change::still_failing: return "still failing";
     case Change::fixed: return "fixed";
+    case Change::behaviour_changed: return "behaviour changed";
     case Change::verdict_changed: return "verdict changed";
     case Change::added: return "added";
     case Change::removed: return "removed";
@@ -44,7 +45,7 @@ int CompareResult::regressions() const {
 
 namespace {
 
-bool ran(Verdict v) { return v == Verdict::pass || v == Verdict::flake || is_failure(v); }
+bool ran(Verdict v) { return v == Verdict::pass || v == Verdict::flake || v == Verdict::recorded || is_failure(v); }
 
 std::string known_note(const KnownEntry* e) {
   std::string s = e->reason;
@@ -150,6 +151,9 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       else if (is_failure(bv)) add(fl ? Change::known_flake : Change::fixed, fl);
       else if (bv != nv) add(Change::verdict_changed);
       if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, &r.items);
+    } else if (nv == Verdict::recorded && bv == Verdict::recorded) {
+      // The documents promise nothing, so a change is news about the GPU or driver, not a regression.
+      if (b->fact("outcome") != n->fact("outcome")) add(Change::behaviour_changed);
     } else if (nv == Verdict::not_supported && ran(bv)) {
       add(fl ? Change::known_flake : Change::coverage_lost, fl);
     } else if (bv != nv) {
@@ -201,6 +205,7 @@ const std::vector<Group>& groups() {
       {"KNOWN (not gating)", {Change::known_failure, Change::known_flake}},
       {"FLAKY: passed only on a re-run (add to known_flakes if it recurs)", {Change::flaky}},
       {"STILL FAILING (failed in BASE too; not in the known list)", {Change::still_failing}},
+      {"UNDEFINED BEHAVIOUR CHANGED (recorded outcome differs; not gating)", {Change::behaviour_changed}},
       {"OTHER VERDICT CHANGES", {Change::verdict_changed}},
       {"MEASUREMENTS ON ANOTHER GPU MODEL (shown, not gating)", {Change::measurement_other_device}},
       {"CASES ADDED / REMOVED", {Change::added, Change::removed}},
@@ -216,8 +221,8 @@ std::string summary_line(const CompareResult& r) {
     << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
     << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s), "
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
-    << r.count(Change::still_failing) << " still failing, "
-    << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed";
+    << r.count(Change::still_failing) << " still failing, " << r.count(Change::behaviour_changed)
+    << " undefined behaviour(s) changed, " << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed";
   return s.str();
 }
 
@@ -246,6 +251,10 @@ std::string compare_text(const CompareResult& r) {
       if (!i->reason.empty() && i->kind != Change::added && i->kind != Change::removed) o << "  -- " << i->reason;
       o << "\n";
       const bool differs = !i->base_verdict.empty() && !i->new_verdict.empty() && i->base_verdict != i->new_verdict;
+      if (i->kind == Change::behaviour_changed) {
+        o << "      BASE: " << i->base_reason << "\n      BASE observed: " << i->base_observed << "\n";
+        o << "      NEW observed: " << i->observed << "\n";
+      }
       if (i->kind == Change::new_failure || i->kind == Change::still_failing || (r.other_toolchain && differs)) {
         if (!i->expected.empty()) o << "      expected: " << i->expected << "\n";
         if (r.other_toolchain && differs) {

@@ -20,6 +20,7 @@ enum class Change {
   unexpected_pass,    // listed in known_failures but passed: the entry may be stale
   still_failing,      // failed in the baseline too and is not listed as known
   fixed,              // failed in the baseline, passes now
+  behaviour_changed,  // undefined behaviour recorded in both runs, with another outcome: shown, never gating
   verdict_changed,    // any other verdict change (not-supported -> pass, planned -> ...)
   added,              // only in NEW
   removed,            // only in BASE

@@ -33,10 +33,11 @@ void print_summary(std::ostream& os, const RunReport& run) {
      << " worker process(es)\n";
   os << "verdicts: pass " << n["pass"] << ", fail " << n["fail"] << ", timeout " << n["timeout"] << ", crash "
      << n["crash"] << ", not-supported " << n["not-supported"] << ", planned " << n["planned"] << ", flake "
-     << n["flake"] << "\n";
+     << n["flake"] << ", recorded " << n["recorded"] << "\n";
   // Skipped = not-supported + planned: never counted as passed; nor is a flake (passed only on a re-run).
   os << n["pass"] << " passed, " << run.failures() << " failed, " << n["not-supported"] + n["planned"] << " skipped";
   if (n["flake"]) os << ", " << n["flake"] << " flaky";
+  if (n["recorded"]) os << ", " << n["recorded"] << " recorded (undefined behaviour, not judged)";
   os << "\n";
   if (!run.cut_off.empty())
     os << "CUT OFF (" << run.cut_off << "): " << run.entries.size() << " of " << run.entries.size() + run.not_run.size()

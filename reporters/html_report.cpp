@@ -39,7 +39,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}
 .badge{display:inline-block;padding:0 8px;border-radius:9px;color:#fff;font-size:12px;font-weight:600;white-space:nowrap}
 .v-pass{background:var(--pass)}.v-fail{background:var(--fail)}.v-timeout{background:var(--timeout)}
 .v-crash{background:var(--crash)}.v-not-supported{background:var(--ns)}.v-planned{background:var(--planned);color:#123}
-.v-flake{background:#c0a000}
+.v-flake{background:#c0a000}.v-recorded{background:#80cbc4;color:#123}
 .known{background:#ffe082;color:#222}
 .headline{font-size:16px;font-weight:600;margin:4px 0 8px}
 .ok{color:var(--pass)}.bad{color:var(--fail)}
@@ -261,6 +261,7 @@ std::string single_report(const Fleet& f, const KnownList* known, const std::str
   o << f.cases.size() << " cases: " << counts["pass"] << " passed, " << failing << " failed";
   if (known_failing) o << " (" << known_failing << " known)";
   if (counts["flake"]) o << ", " << counts["flake"] << " flaky (passed only on a re-run)";
+  if (counts["recorded"]) o << ", " << counts["recorded"] << " recorded (undefined behaviour, not judged)";
   o << ", " << counts["not-supported"] + counts["planned"] << " not run (not-supported or planned); " << ran << " ran.</div>";
   o << svg_stacked(verdict_parts(counts), 900);
 
@@ -301,6 +302,18 @@ std::string single_report(const Fleet& f, const KnownList* known, const std::str
       if (c.by_run[0] && c.by_run[0]->verdict == Verdict::flake)
         o << "<tr><td><code>" << esc(c.name) << "</code></td><td>" << esc(c.by_run[0]->reason) << "</td><td>"
           << esc(known_label(known, c, run)) << "</td></tr>";
+    o << "</table></section>";
+  }
+
+  if (counts["recorded"]) {
+    o << "<section id=\"recorded\"><h2>Recorded behaviour (" << counts["recorded"] << ")</h2><p class=\"note\">Documented "
+         "undefined behaviour (or outcomes the documents allow without promising them): each case ran in its own process, "
+         "and what the GPU did is recorded, neither passed nor failed. <code>cuconform compare</code> reports when it "
+         "changes.</p><table><tr><th>case</th><th>outcome</th><th>details</th></tr>";
+    for (auto& c : f.cases)
+      if (c.by_run[0] && c.by_run[0]->verdict == Verdict::recorded)
+        o << "<tr><td><code>" << esc(c.name) << "</code></td><td>" << esc(c.by_run[0]->fact("outcome")) << "</td><td>"
+          << esc(c.by_run[0]->observed) << "</td></tr>";
     o << "</table></section>";
   }
 

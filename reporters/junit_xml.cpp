@@ -29,7 +29,7 @@ std::string junit_xml(const RunReport& run) {
   for (auto& e : run.entries) by_area[e.c->rule->area].push_back(&e);
   std::ostringstream x;
   auto counts = run.counts();
-  int skipped = counts["not-supported"] + counts["planned"] + counts["flake"];
+  int skipped = counts["not-supported"] + counts["planned"] + counts["flake"] + counts["recorded"];
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites name=\"cuconform\" tests=\"" << run.entries.size() << "\" failures=\"" << counts["fail"]
     << "\" errors=\"" << counts["timeout"] + counts["crash"] << "\" skipped=\"" << skipped << "\" time=\""
@@ -41,7 +41,7 @@ std::string junit_xml(const RunReport& run) {
       Verdict v = en->r.obs.verdict;
       f += v == Verdict::fail;
       e += v == Verdict::timeout || v == Verdict::crash;
-      s += v == Verdict::not_supported || v == Verdict::planned || v == Verdict::flake;
+      s += v == Verdict::not_supported || v == Verdict::planned || v == Verdict::flake || v == Verdict::recorded;
       t += en->r.duration_s;
     }
     x << "  <testsuite name=\"" << xml_escape(area) << "\" tests=\"" << entries.size() << "\" failures=\"" << f
@@ -70,6 +70,7 @@ std::string junit_xml(const RunReport& run) {
         case Verdict::not_supported:
         case Verdict::planned:
         case Verdict::flake:
+        case Verdict::recorded:  // ran, but undefined behaviour is never a pass
           x << "      <skipped message=\"" << xml_escape(std::string(to_string(o.verdict)) + ": " + o.reason) << "\"/>\n";
           break;
       }

@@ -82,6 +82,15 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
           o << "- `" << c.name << "`: " << cell(c.by_run[0]->reason) << "\n";
       more(std::min(shown, kMaxRows), n["flake"]);
     }
+    if (n["recorded"]) {
+      o << "\n### Recorded behaviour (" << n["recorded"] << "): undefined behaviour, what the GPU did (not judged)\n\n"
+           "| case | outcome | details |\n|---|---|---|\n";
+      int shown = 0;
+      for (auto& c : f.cases)
+        if (c.by_run[0] && c.by_run[0]->verdict == Verdict::recorded && shown++ < kMaxRows)
+          o << "| `" << c.name << "` | " << cell(c.by_run[0]->fact("outcome"), 100) << " | " << cell(c.by_run[0]->observed, 100) << " |\n";
+      more(std::min(shown, kMaxRows), n["recorded"]);
+    }
     std::map<std::string, int> why;
     for (auto& c : f.cases)
       if (c.by_run[0] && c.by_run[0]->verdict == Verdict::not_supported) ++why[c.by_run[0]->reason];

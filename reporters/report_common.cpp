@@ -53,6 +53,7 @@ std::string verdict_abbrev(const std::string& v) {
   if (v == "not-supported") return "NS";
   if (v == "planned") return "PL";
   if (v == "flake") return "FL";
+  if (v == "recorded") return "R";
   return "-";
 }
 

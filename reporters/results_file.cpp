@@ -119,6 +119,12 @@ std::string RunInfo::toolchain_line() const {
   return codegen == "sass" ? "sass (" + compiler + ")" : compiler;
 }
 
+std::string Outcome::fact(const std::string& key) const {
+  for (auto& [k, v] : facts)
+    if (k == key) return v;
+  return "";
+}
+
 const CaseRow* Fleet::find(const std::string& name) const {
   auto it = index.find(name);
   return it == index.end() ? nullptr : &cases[it->second];
@@ -126,7 +132,7 @@ const CaseRow* Fleet::find(const std::string& name) const {
 
 const std::vector<Verdict>& all_verdicts() {
   static const std::vector<Verdict> v = {Verdict::pass,          Verdict::fail,    Verdict::timeout, Verdict::crash,
-                                         Verdict::flake,         Verdict::not_supported, Verdict::planned};
+                                         Verdict::flake,         Verdict::not_supported, Verdict::planned, Verdict::recorded};
   return v;
 }
 

@@ -7,7 +7,7 @@ namespace cuconform {
 std::map<std::string, int> RunReport::counts() const {
   std::map<std::string, int> m;
   for (Verdict v : {Verdict::pass, Verdict::fail, Verdict::not_supported, Verdict::timeout,
-                    Verdict::crash, Verdict::planned, Verdict::flake})
+                    Verdict::crash, Verdict::planned, Verdict::flake, Verdict::recorded})
     m[to_string(v)] = 0;
   for (auto& e : entries) ++m[to_string(e.r.obs.verdict)];
   return m;

@@ -34,6 +34,7 @@ const char* verdict_color(const std::string& v) {
   if (v == "crash") return "#6a1b9a";
   if (v == "not-supported") return "#9e9e9e";
   if (v == "planned") return "#90caf9";
+  if (v == "recorded") return "#80cbc4";
   if (v == "flake") return "#c0a000";
   return "#607d8b";
 }

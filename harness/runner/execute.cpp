@@ -63,6 +63,29 @@ static bool needs_driver(const Rule& r) {
   return false;
 }
 
+// An undefined-behaviour case: whatever ran to the end, faulted or timed out is what the GPU
+// did. Fixtures name the outcome (Observation::record); a judged result keeps its observed text
+// as the outcome. A fixture's own exception (not-supported, crash) stays what it is.
+static void as_recorded(Observation& o) {
+  switch (o.verdict) {
+    case Verdict::pass:
+    case Verdict::fail: {
+      std::string outcome = o.fact_value("outcome");
+      if (outcome.empty()) {
+        std::string err = o.fact_value("error");
+        outcome = err.empty() ? o.observed : "fault " + err;
+      }
+      o.record(outcome, o.observed);
+      break;
+    }
+    case Verdict::timeout:
+      o.record("timeout", o.reason);
+      break;
+    default:
+      break;
+  }
+}
+
 bool case_needs_driver(const Case& c) { return !c.rule->planned && needs_driver(*c.rule); }
 
 CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) {
@@ -93,6 +116,7 @@ CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) 
     }
     if (!missing.empty()) o = Observation::not_supported(missing);
     else o = run_fixture(c, needs_driver(r) ? gpu : nullptr);
+    if (c.records) as_recorded(o);
   }
   if (gpu) {
     // Which code ran: on a run-time code path each module says how its code was made.

@@ -213,6 +213,9 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       r.obs.reason = "worker process " + describe_exit(status) + " while running this case";
     }
     r.obs.observed = tail(log_buf);
+    // Undefined behaviour that hangs or kills its own process is what the GPU did.
+    if (current->records)
+      r.obs.record(timed_out ? "timeout (worker killed)" : "worker " + describe_exit(status), r.obs.reason + "; " + r.obs.observed);
     finish(r);
   } else if (finished == 0) {
     // Died before starting anything: report it on the first case so the run cannot loop.

@@ -222,7 +222,7 @@ class FileLoader {
     }
     std::string kind = scalar(n, "kind", true);
     if (!kind.empty() && !parse_kind(kind, &r->kind))
-      error(n["kind"].Mark(), "kind '" + kind + "' must be positive, negative, performance or codegen");
+      error(n["kind"].Mark(), "kind '" + kind + "' must be positive, negative, performance, codegen or undefined");
     std::string status = scalar(n, "status", false);
     if (status == "planned") r->planned = true;
     else if (!status.empty() && status != "active")
@@ -309,8 +309,12 @@ class FileLoader {
         error(n.Mark(), "negative rule " + r->id + " needs param 'variant: [control, violation]' (the control is the valid neighbour that must pass)");
       if (r->violation.values.empty())
         error(n.Mark(), "negative rule " + r->id + " needs 'violation:' (what the violating case must produce)");
+    } else if (n["violation"] && r->kind == Kind::undefined) {
+      // What the undefined case does is recorded, never expected: only fixture keys override.
+      if (r->violation.has("fault"))
+        error(n["violation"]["fault"].Mark(), "an undefined-behaviour rule records a fault, it cannot expect one");
     } else if (n["violation"] && r->kind != Kind::negative) {  // a planned negative rule may keep its matrix
-      error(n["violation"].Mark(), "'violation' belongs to negative rules only");
+      error(n["violation"].Mark(), "'violation' belongs to negative and undefined rules only");
     }
     if (YAML::Node t = n["timeout_s"]) {
       try {
@@ -335,7 +339,7 @@ class FileLoader {
         // Tags the harness sets itself: a rule must not claim them (a spec case tagged
         // `host` would be taken for a host test and could not report a skip to CTest).
         static const std::set<std::string> reserved = {"host", "gpu", "host-tool", "planned", "isolated",
-                                                       "positive", "negative", "performance", "codegen"};
+                                                       "positive", "negative", "performance", "codegen", "undefined"};
         if (!std::regex_match(s, tag_re)) error(t.Mark(), "tag '" + s + "' must match [a-z0-9][a-z0-9_.-]*");
         else if (reserved.count(s) || s.rfind("cc", 0) == 0 || s.rfind("sm_", 0) == 0)
           error(t.Mark(), "tag '" + s + "' is reserved for the harness (host, gpu, host-tool, planned, isolated, the kinds, ccX.Y, sm_*)");

@@ -5,14 +5,11 @@
 namespace cuconform {
 namespace {
 
-bool says_undefined(const std::string& reason) {
-  return reason.find("undefined behaviour") != std::string::npos || reason.find("undefined behavior") != std::string::npos;
-}
-
 // What one rule naming a statement makes of it; the strongest rule wins (proved first).
+// Recorded: an active rule of kind undefined runs the behaviour and records what happened.
 CoverageStatus status_from(const Rule& r) {
-  if (!r.planned) return CoverageStatus::proved;
-  return says_undefined(r.planned_reason) ? CoverageStatus::recorded : CoverageStatus::planned;
+  if (r.planned) return CoverageStatus::planned;
+  return r.kind == Kind::undefined ? CoverageStatus::recorded : CoverageStatus::proved;
 }
 
 CoverageGroup& group(std::vector<CoverageGroup>& groups, std::map<std::string, std::size_t>& at, const std::string& doc,

@@ -90,8 +90,11 @@ void expand_rule(const Rule& rule, std::vector<Case>& out, std::vector<SpecError
       if (c.is_violation) {
         for (auto& [k, v] : rule.violation.values) c.expect.values[k] = v;
         c.isolated = rule.violation.has("fault");
-        if (c.isolated) c.tags.push_back("isolated");
       }
+      // Undefined behaviour may fault, hang or corrupt the context: each case gets a process.
+      c.records = rule.kind == Kind::undefined && (c.is_violation || !values.count("variant"));
+      c.isolated = c.isolated || c.records;
+      if (c.isolated) c.tags.push_back("isolated");
       c.expect = substitute(c.expect, values);
       out.push_back(std::move(c));
     }

@@ -34,7 +34,7 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
   for (auto& k : sel.kinds) {
     Kind kind;
     if (!parse_kind(k, &kind)) {
-      *error = "unknown kind '" + k + "' (positive, negative, performance, codegen)";
+      *error = "unknown kind '" + k + "' (positive, negative, performance, codegen, undefined)";
       return false;
     }
   }

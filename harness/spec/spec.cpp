@@ -16,12 +16,13 @@ const char* to_string(Kind k) {
     case Kind::negative: return "negative";
     case Kind::performance: return "performance";
     case Kind::codegen: return "codegen";
+    case Kind::undefined: return "undefined";
   }
   return "?";
 }
 
 bool parse_kind(const std::string& s, Kind* out) {
-  for (Kind k : {Kind::positive, Kind::negative, Kind::performance, Kind::codegen})
+  for (Kind k : {Kind::positive, Kind::negative, Kind::performance, Kind::codegen, Kind::undefined})
     if (s == to_string(k)) {
       *out = k;
       return true;

@@ -15,7 +15,10 @@ struct SourceLoc {
   std::string str() const;
 };
 
-enum class Kind { positive, negative, performance, codegen };
+// undefined: documented undefined behaviour (or an outcome the documents allow but do not
+// promise); its cases run in a process of their own and what happened is recorded, not judged
+// (a `variant: control` case, the valid neighbour, is judged as usual).
+enum class Kind { positive, negative, performance, codegen, undefined };
 const char* to_string(Kind k);
 bool parse_kind(const std::string& s, Kind* out);
 
@@ -75,7 +78,8 @@ struct Case {
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> tags;
   Expectations expect;  // rule.expect, plus rule.violation for the violating variant
-  bool isolated = false;  // expects a device fault: runs in a process of its own
+  bool isolated = false;  // expects a device fault, or records undefined behaviour: runs in a process of its own
+  bool records = false;   // undefined behaviour: the verdict is `recorded`, whatever happened
   bool is_violation = false;
   std::string param(const std::string& key) const;  // throws when absent
   bool has_param(const std::string& key) const;

@@ -26,7 +26,7 @@ template <class O>
 void read_outcome_fields(const JsonField& j, O* o) {
   JsonField v = j["verdict"];
   if (!parse_verdict(v.required().str(), &o->verdict))
-    v.fail("unknown verdict '" + v.str() + "' (pass, fail, not-supported, timeout, crash, planned, flake)");
+    v.fail("unknown verdict '" + v.str() + "' (pass, fail, not-supported, timeout, crash, planned, flake, recorded)");
   o->reason = j["reason"].str();
   o->expected = j["expected"].str();
   o->observed = j["observed"].str();
