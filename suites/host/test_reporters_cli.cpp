@@ -81,6 +81,31 @@ TEST_CASE("compare: the same run twice exits 0 -- a planted regression exits 1",
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("compare: undefined behaviour whose recorded outcome changes is reported, never gating", "[host][reporters]") {
+  std::string dir = temp_dir("compare-recorded");
+  auto with_outcome = [&](const std::string& file, const std::string& outcome) {
+    auto s = synthetic_run();
+    s->add("mbarrier", "mbarrier.undefined.misaligned_object", "violation", Verdict::recorded);
+    s->run.entries.back().r.obs.record(outcome, outcome);
+    write_text(dir + "/" + file, results_json(s->run));
+  };
+  with_outcome("a.json", "completed=1");
+  with_outcome("b.json", "fault CUDA_ERROR_MISALIGNED_ADDRESS");
+  Exe same = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/a.json'");
+  CHECK(same.rc == 0);
+  CHECK_FALSE(has(same.out, "behaviour changed"));
+  Exe changed = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json'");
+  INFO(changed.out);
+  CHECK(changed.rc == 0);
+  CHECK(has(changed.out, "UNDEFINED BEHAVIOUR CHANGED"));
+  CHECK(has(changed.out, "behaviour changed: mbarrier.undefined.misaligned_object.violation"));
+  CHECK(has(changed.out, "fault CUDA_ERROR_MISALIGNED_ADDRESS"));
+  Exe report = cuconform_cli("report '" + dir + "/b.json' --md '" + dir + "/b.md'");
+  CHECK(report.rc == 0);
+  CHECK(has(read_text(dir + "/b.md"), "Recorded behaviour (1)"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("compare: known failures and flakes do not gate -- a known failure that passes is reported", "[host][reporters]") {
   std::string dir = temp_dir("known");
   std::string a = write_base(dir);

@@ -31,9 +31,11 @@ rules:
     rule: Documented undefined behaviour is recorded.
     source: doc.a
     min_cc: "1.0"
-    kind: negative
-    status: planned
-    reason: "undefined behaviour: not testable"
+    kind: undefined
+    requires: [ptxas]
+    fixture: ptx.assemble
+    expect:
+      ptx: "membar.cta;"
     statements: [doc.a.sec-one.bbbbbb]
   - id: cov.planned
     rule: A planned rule plans what it names.
@@ -90,7 +92,7 @@ TEST_CASE("a rule naming an unknown statement is a lint error at file:line:col",
   ToolRun lint = cli({"lint", "--specs", dir});
   INFO(lint.output);
   CHECK(lint.exit_code == 2);
-  CHECK(lint.output.find("cov.yaml:26:18: rule cov.unknown names unknown statement 'doc.a.sec-one.zzzzzz'") != std::string::npos);
+  CHECK(lint.output.find("cov.yaml:28:18: rule cov.unknown names unknown statement 'doc.a.sec-one.zzzzzz'") != std::string::npos);
 }
 
 TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][statements]") {

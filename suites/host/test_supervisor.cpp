@@ -70,6 +70,29 @@ TEST_CASE("a violation expected to fault runs in a worker of its own", "[host][i
   CHECK(out.timing.isolated_cases == 1);
 }
 
+TEST_CASE("undefined behaviour is recorded whatever happens, each case in a worker of its own", "[host][isolation]") {
+  SuperviseOptions opt;
+  opt.slack_s = 1;
+  SuperviseOutcome out = supervise_named(
+      kSpecs,
+      {"selftest.undefined.ok", "selftest.undefined.fault", "selftest.undefined.abort", "selftest.undefined.hang",
+       "selftest.undefined.throw", "selftest.undefined_pair.control.ok", "selftest.undefined_pair.violation.ok"},
+      opt);
+  auto outcome = [&](std::size_t i) { return out.results[i].obs.fact_value("outcome"); };
+  for (std::size_t i : {0, 1, 2, 3, 6}) {
+    INFO(out.results[i].name << ": " << out.results[i].obs.reason);
+    CHECK(out.results[i].obs.verdict == Verdict::recorded);
+  }
+  CHECK(outcome(0) == "ok");
+  CHECK(outcome(1) == "fault CUDA_ERROR_MISALIGNED_ADDRESS");
+  CHECK(outcome(2).find("worker killed by signal") == 0);
+  CHECK(outcome(3) == "timeout (worker killed)");
+  CHECK(out.results[4].obs.verdict == Verdict::crash);  // the fixture's own bug stays a crash
+  CHECK(out.results[5].obs.verdict == Verdict::pass);   // the control is judged
+  CHECK(out.timing.isolated_cases == 6);
+  CHECK_FALSE(is_failure(Verdict::recorded));
+}
+
 TEST_CASE("GPU cases are not-supported without a GPU, and planned rules never pass", "[host][isolation]") {
   SuperviseOutcome out = supervise_named(kSpecs, {"selftest.gpu_needed.ok", "selftest.later"});
   if (out.device.available) {
