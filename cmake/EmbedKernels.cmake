@@ -18,13 +18,20 @@ function(cuconform_embed_kernels target)
     foreach(a IN LISTS CUCONFORM_ARCHS)
       list(APPEND ptx_files "${keep}/${stem}.compute_${a}.ptx")
     endforeach()
+    # With one arch nvcc --keep names the PTX <stem>.ptx, not <stem>.compute_<arch>.ptx.
+    set(single_arch_rename "")
+    list(LENGTH CUCONFORM_ARCHS n_archs)
+    if(n_archs EQUAL 1)
+      set(single_arch_rename COMMAND ${CMAKE_COMMAND} -E rename "${keep}/${stem}.ptx" "${ptx_files}")
+    endif()
     add_custom_command(
       OUTPUT "${fatbin}" ${ptx_files}
       COMMAND ${CMAKE_COMMAND} -E make_directory "${keep}"
       COMMAND ${CMAKE_CUDA_COMPILER} -fatbin ${CUCONFORM_GENCODE} ${CUCONFORM_NVCC_FLAGS}
               -I${CMAKE_SOURCE_DIR} -MD -MF "${dep}" --keep --keep-dir "${keep}" -o "${fatbin}" "${src}"
       # Only the PTX is wanted from the intermediates; the preprocessed sources are large.
-      COMMAND ${CMAKE_COMMAND} -E rm -f "${keep}/${stem}.compute_*.cpp1.ii"
+      COMMAND ${CMAKE_COMMAND} -E rm -f "${keep}/${stem}.compute_*.cpp1.ii" "${keep}/${stem}.cpp1.ii"
+      ${single_arch_rename}
       DEPENDS "${src}"
       DEPFILE "${dep}"
       COMMENT "nvcc ${stem}.cu -> fatbin + PTX (${CUCONFORM_ARCHS})"
