@@ -2,10 +2,17 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <mutex>
 
 namespace cuconform {
 namespace {
+
+// Query results of the optional entry points the driver did not hand out.
+std::map<std::string, int>& optional_query() {
+  static std::map<std::string, int> m;
+  return m;
+}
 
 struct Loaded {
   CudaApi api;
@@ -43,6 +50,16 @@ Loaded load() {
   }
   CUCONFORM_DRIVER_ENTRY_POINTS(CUCONFORM_RESOLVE)
 #undef CUCONFORM_RESOLVE
+#define CUCONFORM_RESOLVE_OPTIONAL(name)                                                  \
+  {                                                                                       \
+    void* fn = nullptr;                                                                   \
+    CUdriverProcAddressQueryResult q{};                                                   \
+    CUresult r = get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q);     \
+    if (r == CUDA_SUCCESS && fn) l.api.name = reinterpret_cast<decltype(l.api.name)>(fn); \
+    else optional_query()[#name] = static_cast<int>(q);                                   \
+  }
+  CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(CUCONFORM_RESOLVE_OPTIONAL)
+#undef CUCONFORM_RESOLVE_OPTIONAL
   l.ok = true;
   return l;
 }
@@ -56,6 +73,14 @@ const CudaApi* cuda_api(std::string* why_not) {
     return nullptr;
   }
   return &loaded.api;
+}
+
+std::string missing_entry_point(const char* name) {
+  std::string why;
+  if (!cuda_api(&why)) return why;
+  auto it = optional_query().find(name);
+  return std::string("CUDA driver lacks entry point ") + name + " (query result " +
+         (it == optional_query().end() ? std::string("?") : std::to_string(it->second)) + ")";
 }
 
 std::string cu_error_name(CUresult r) {

@@ -18,16 +18,26 @@ namespace cuconform {
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventElapsedTime) \
   X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD8Async) \
   X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) \
-  X(cuTensorMapEncodeTiled) X(cuLinkCreate) X(cuLinkAddData) X(cuLinkComplete) X(cuLinkDestroy)
+  X(cuTensorMapEncodeTiled) X(cuTensorMapReplaceAddress) \
+  X(cuLinkCreate) X(cuLinkAddData) X(cuLinkComplete) X(cuLinkDestroy)
+
+// Entry points a driver may lack without the suite losing everything else: left nullptr when the
+// driver does not hand them out (cuTensorMapEncodeIm2colWide is newer than the CUDA 12 drivers);
+// a fixture that needs one reports not-supported with missing_entry_point()'s reason.
+#define CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeIm2colWide)
 
 struct CudaApi {
 #define CUCONFORM_DECLARE(name) decltype(&::name) name = nullptr;
   CUCONFORM_DRIVER_ENTRY_POINTS(CUCONFORM_DECLARE)
+  CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(CUCONFORM_DECLARE)
 #undef CUCONFORM_DECLARE
 };
 
 // The loaded API, or nullptr with a plain-language reason ("libcuda.so.1 not found: ...").
 const CudaApi* cuda_api(std::string* why_not = nullptr);
+
+// Why an optional entry point is nullptr: "CUDA driver lacks entry point NAME (query result N)".
+std::string missing_entry_point(const char* name);
 
 // "CUDA_ERROR_MISALIGNED_ADDRESS" for a result code (works even when no driver is loaded).
 std::string cu_error_name(CUresult r);
