@@ -328,7 +328,7 @@ class FileLoader {
       for (auto& s : scalar_list(q, "requires")) {
         Requirement req;
         if (parse_requirement(s, &req)) r->requires_.push_back(req);
-        else error(q.Mark(), "requires '" + s + "' must be gpu, ptxas or cuobjdump");
+        else error(q.Mark(), "requires '" + s + "' must be gpu, ptxas, cuobjdump or nvcc");
       }
     } else {
       r->requires_.push_back(Requirement::gpu);

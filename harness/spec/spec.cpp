@@ -35,12 +35,13 @@ const char* to_string(Requirement r) {
     case Requirement::gpu: return "gpu";
     case Requirement::ptxas: return "ptxas";
     case Requirement::cuobjdump: return "cuobjdump";
+    case Requirement::nvcc: return "nvcc";
   }
   return "?";
 }
 
 bool parse_requirement(const std::string& s, Requirement* out) {
-  for (Requirement r : {Requirement::gpu, Requirement::ptxas, Requirement::cuobjdump})
+  for (Requirement r : {Requirement::gpu, Requirement::ptxas, Requirement::cuobjdump, Requirement::nvcc})
     if (s == to_string(r)) {
       *out = r;
       return true;

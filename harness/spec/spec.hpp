@@ -23,7 +23,7 @@ const char* to_string(Kind k);
 bool parse_kind(const std::string& s, Kind* out);
 
 // What a case needs besides the fixture itself.
-enum class Requirement { gpu, ptxas, cuobjdump };
+enum class Requirement { gpu, ptxas, cuobjdump, nvcc };
 const char* to_string(Requirement r);
 bool parse_requirement(const std::string& s, Requirement* out);
 
