@@ -119,12 +119,6 @@ std::string RunInfo::toolchain_line() const {
   return codegen == "sass" ? "sass (" + compiler + ")" : compiler;
 }
 
-std::string Outcome::fact(const std::string& key) const {
-  for (auto& [k, v] : facts)
-    if (k == key) return v;
-  return "";
-}
-
 const CaseRow* Fleet::find(const std::string& name) const {
   auto it = index.find(name);
   return it == index.end() ? nullptr : &cases[it->second];

@@ -44,7 +44,7 @@ struct Outcome {
   std::vector<std::pair<std::string, double>> measurements;  // NaN where the file has null
   std::vector<std::pair<std::string, std::string>> facts;
   double duration_s = 0;
-  std::string fact(const std::string& key) const;  // "" when absent
+  std::string fact(const std::string& key) const { return fact_of(facts, key); }
 };
 
 // One case across the runs of a fleet: by_run[i] is run i's result, empty when run i did
