@@ -51,6 +51,7 @@ std::string coverage_text(const CoverageReport& c, bool list_nothing) {
   o << "\n";
   for (auto& d : c.documents) row(d.document, d.counts);
   row("total", c.total);
+  o << "\n" << coverage_summary(c) << "\n";
   if (list_nothing) {
     o << "\nstatements with nothing (" << c.total[CoverageStatus::none] << "):\n";
     for (auto& sc : c.statements)
@@ -66,6 +67,7 @@ std::string coverage_markdown(const CoverageReport& c, bool list_nothing) {
   counts_header_md(o, "document");
   for (auto& d : c.documents) counts_row_md(o, "`" + d.document + "`", d.counts);
   counts_row_md(o, "**total**", c.total);
+  o << "\n" << coverage_summary(c) << "\n";
   if (!list_nothing) return o.str();
   o << "\n### Per section\n\n";
   counts_header_md(o, "document / section");
@@ -80,6 +82,8 @@ std::string coverage_markdown(const CoverageReport& c, bool list_nothing) {
 std::string coverage_json(const CoverageReport& c) {
   Json total = Json::object();
   add_counts(total, c.total);
+  total["normative"] = c.total.normative();
+  total["above_cc90"] = c.above_cc90;
   Json j = {{"total", total}, {"documents", Json::array()}, {"sections", Json::array()}, {"statements", Json::array()}};
   for (auto& d : c.documents) {
     Json doc = {{"document", d.document}};
@@ -114,7 +118,7 @@ std::string coverage_html(const CoverageReport& c) {
   };
   for (auto& d : c.documents) row(d.document, d.counts);
   row("total", c.total);
-  o << "</table>\n<details><summary>statements with nothing: " << c.total[CoverageStatus::none]
+  o << "</table>\n<p>" << xml_escape(coverage_summary(c)) << "</p>\n<details><summary>statements with nothing: " << c.total[CoverageStatus::none]
     << "</summary>\n<table><tr><th>id</th><th>where</th><th>statement</th></tr>\n";
   for (auto& sc : c.statements)
     if (sc.status == CoverageStatus::none)

@@ -1,5 +1,6 @@
 #include "harness/spec/coverage.hpp"
 
+#include <cstdio>
 #include <map>
 
 namespace cuconform {
@@ -30,6 +31,7 @@ const char* to_string(CoverageStatus s) {
     case CoverageStatus::recorded: return "recorded";
     case CoverageStatus::planned: return "planned";
     case CoverageStatus::not_testable: return "not-testable";
+    case CoverageStatus::non_normative: return "non-normative";
     case CoverageStatus::none: return "nothing";
   }
   return "?";
@@ -38,7 +40,7 @@ const char* to_string(CoverageStatus s) {
 const std::array<CoverageStatus, kCoverageStatuses>& all_coverage_statuses() {
   static const std::array<CoverageStatus, kCoverageStatuses> all = {CoverageStatus::proved, CoverageStatus::recorded,
                                                                     CoverageStatus::planned, CoverageStatus::not_testable,
-                                                                    CoverageStatus::none};
+                                                                    CoverageStatus::non_normative, CoverageStatus::none};
   return all;
 }
 
@@ -61,12 +63,28 @@ CoverageReport compute_coverage(const Catalog& cat, const StatementIndex& index)
     for (const Rule* r : sc.rules)
       if (static_cast<int>(status_from(*r)) < static_cast<int>(sc.status)) sc.status = status_from(*r);
     if (sc.status == CoverageStatus::none && s.disposition == "not-testable") sc.status = CoverageStatus::not_testable;
+    if (sc.status == CoverageStatus::none && s.disposition == "non-normative") sc.status = CoverageStatus::non_normative;
+    if (sc.status == CoverageStatus::proved || sc.status == CoverageStatus::recorded) {
+      sc.above_cc90 = true;
+      for (const Rule* r : sc.rules)
+        if (status_from(*r) == sc.status && (!r->needs_gpu() || r->min_cc.value() <= 90)) sc.above_cc90 = false;
+      rep.above_cc90 += sc.above_cc90;
+    }
     ++group(rep.documents, doc_at, s.document, "").counts[sc.status];
     ++group(rep.sections, sec_at, s.document, s.section).counts[sc.status];
     ++rep.total[sc.status];
     rep.statements.push_back(std::move(sc));
   }
   return rep;
+}
+
+std::string coverage_summary(const CoverageReport& c) {
+  const int done = c.total[CoverageStatus::proved] + c.total[CoverageStatus::recorded], n = c.total.normative();
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%.1f%%", n ? 100.0 * done / n : 0.0);
+  return "proved or recorded: " + std::to_string(done) + " of " + std::to_string(n) + " normative statements (" + pct +
+         "); " + std::to_string(c.above_cc90) + " of them only by rules gated above CC 9.0 (they run on sm_100+ GPUs); " +
+         std::to_string(c.total[CoverageStatus::non_normative]) + " indexed sentences judged non-normative (not counted)";
 }
 
 }  // namespace cuconform

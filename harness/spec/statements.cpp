@@ -59,7 +59,8 @@ class IndexLoader {
         error(n["id"] ? n["id"].Mark() : n.Mark(), "disposition for unknown statement '" + id + "'");
         continue;
       }
-      if (disp != "not-testable") error(n.Mark(), "disposition '" + disp + "' must be not-testable");
+      if (disp != "not-testable" && disp != "non-normative")
+        error(n.Mark(), "disposition '" + disp + "' must be not-testable or non-normative");
       if (reason.empty()) error(n.Mark(), "a disposition needs 'reason:'");
       Statement& s = idx_.statements[it->second];
       if (!s.disposition.empty()) error(n.Mark(), "statement '" + id + "' has two dispositions");

@@ -13,7 +13,7 @@ namespace cuconform {
 struct Statement {
   std::string id, document, file, section, text;
   int line = 0;             // in the source document
-  std::string disposition;  // "not-testable", or empty
+  std::string disposition;  // "not-testable", "non-normative", or empty
   std::string reason;       // why, for a disposition
 };
 

@@ -100,11 +100,14 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   StatementIndex idx = load_statements(statements_dir_for(cat.dir));
   for (auto& e : idx.errors) UNSCOPED_INFO(e.str());
   REQUIRE(idx.errors.empty());
-  REQUIRE(idx.statements.size() == 6);
+  REQUIRE(idx.statements.size() == 8);
   CHECK(idx.find("doc.a.sec-two.eeeeee")->disposition == "not-testable");
   CoverageReport c = compute_coverage(cat, idx);
-  CHECK(c.total.total() == 6);
-  CHECK(c.total[CoverageStatus::proved] == 2);  // bbbbbb: an active rule beats the planned one
+  CHECK(c.total.total() == 8);
+  CHECK(c.total.normative() == 7);              // hhhhhh: judged non-normative
+  CHECK(c.total[CoverageStatus::proved] == 3);  // bbbbbb: an active rule beats the planned one
+  CHECK(c.total[CoverageStatus::non_normative] == 1);
+  CHECK(c.above_cc90 == 1);                     // iiiiii: only a GPU rule gated at CC 10.0
   CHECK(c.total[CoverageStatus::recorded] == 1);
   CHECK(c.total[CoverageStatus::planned] == 1);
   CHECK(c.total[CoverageStatus::not_testable] == 1);
@@ -113,7 +116,8 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   REQUIRE(c.sections.size() == 2);
   CHECK(c.sections[0].section == "Sec one");
   CHECK(c.sections[0].counts[CoverageStatus::proved] == 2);
-  CHECK(c.sections[1].counts.total() == 4);
+  CHECK(c.sections[1].counts.total() == 6);
+  CHECK(coverage_summary(c).find("proved or recorded: 4 of 7 normative statements (57.1%); 1 of them only by rules gated above CC 9.0") == 0);
   CHECK(c.sections[1].counts[CoverageStatus::none] == 1);
 
   std::string dir = cli_specs("cuconform-cov-cli", true);
@@ -121,7 +125,8 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   INFO(json.output);
   CHECK(json.exit_code == 0);
   CHECK(json.output.find("\"recorded\": 1") != std::string::npos);
-  CHECK(json.output.find("\"nothing\": 3") != std::string::npos);  // aaaaaa, cccccc, gggggg (eeeeee: not-testable)
+  CHECK(json.output.find("\"nothing\": 4") != std::string::npos);  // aaaaaa, cccccc, gggggg, iiiiii (eeeeee: not-testable)
+  CHECK(json.output.find("\"non-normative\": 1") != std::string::npos);
   ToolRun md = cli({"coverage", "--specs", dir, "--format", "md"});
   CHECK(md.exit_code == 0);
   CHECK(md.output.find("| `doc.a.sec-two.gggggg` | doc/a.md:12 | G must be covered by someone. |") != std::string::npos);
