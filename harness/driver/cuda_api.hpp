@@ -24,7 +24,11 @@ namespace cuconform {
 // Entry points a driver may lack without the suite losing everything else: left nullptr when the
 // driver does not hand them out (cuTensorMapEncodeIm2colWide is newer than the CUDA 12 drivers);
 // a fixture that needs one reports not-supported with missing_entry_point()'s reason.
-#define CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeIm2colWide)
+// The virtual memory management calls (cuMem{Create,Map,...}) make two virtual aliases of one
+// physical allocation (proxy.alias).
+#define CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeIm2colWide) \
+  X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease) X(cuMemAddressReserve) X(cuMemAddressFree) \
+  X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)
 
 struct CudaApi {
 #define CUCONFORM_DECLARE(name) decltype(&::name) name = nullptr;
