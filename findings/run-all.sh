@@ -24,7 +24,7 @@ for dir in "$here"/*/; do
   echo "== $id ($toolchain)"
   rc=0
   "$dir/run.sh" "$toolchain" > "$outdir/$id.txt" 2>&1 || rc=$?
-  outcome=$(grep -E '^(REPRODUCED|NOT REPRODUCED)' "$outdir/$id.txt" | tail -n 1)
+  outcome=$(grep -E '^(RESULT )?(REPRODUCED|NOT REPRODUCED)' "$outdir/$id.txt" | tail -n 1)
   [ $rc = 2 ] && outcome="BUILD ERROR"
   [ -z "$outcome" ] && outcome="no outcome line (exit $rc)"
   printf '%-45s %-8s %s\n' "$id" "$rc" "$outcome" | tee -a "$outdir/summary.txt"
