@@ -9,6 +9,7 @@
 #   CUCONFORM_REPEAT=N   run the first code path N times back to back (identical verdicts required)
 #   CUCONFORM_SMOKE=1    also time the smoke profile (--profile smoke)
 #   CUCONFORM_SKIP_CTEST=1, CUCONFORM_CTEST_LABELS=REGEX (e.g. "ldgsts|host"), CUCONFORM_SKIP_MUTATION=1
+#   CUCONFORM_CTEST_REPEAT=N  run the CTest path N times back to back (each must fail nothing new)
 # A runner without a package registry needs the Debian dependencies in .deps/debs: run
 # ci/fetch-debs.sh on a machine with apt and copy .deps/debs with the tree (or copy the folder
 # ci/snapshot-for-gpu.sh makes); ci/setup.sh unpacks them.
@@ -89,12 +90,17 @@ fi
 if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   labels=()
   [ -n "${CUCONFORM_CTEST_LABELS:-}" ] && labels=(-L "$CUCONFORM_CTEST_LABELS")
-  ctest_start=$(date +%s)
-  ctest_log="$out/ctest.log"
-  (cd build-gpu && ctest -j "$(nproc)" "${labels[@]}" --output-junit "$out/ctest-junit.xml") > "$ctest_log" 2>&1
-  grep -E "tests passed|tests failed|\((Failed|Timeout|SEGFAULT|Exception)\)" "$ctest_log"
-  echo "ctest: $(grep -c '(Skipped)' "$ctest_log") skipped (planned, not-supported, known failures)"
-  echo "ctest: $(( $(date +%s) - ctest_start )) s"
+  # Up to 8 tests share the GPU (one slot each); [gpu-alone] tests are RUN_SERIAL.
+  bash ci/resources/make-resource-spec.sh build-gpu/gpus.json
+  for i in $(seq 1 "${CUCONFORM_CTEST_REPEAT:-1}"); do
+    ctest_start=$(date +%s)
+    ctest_log="$out/ctest-$i.log"
+    (cd build-gpu && ctest -j "$(nproc)" "${labels[@]}" --resource-spec-file gpus.json --output-junit "$out/ctest-junit-$i.xml") > "$ctest_log" 2>&1
+    echo "== ctest run $i"
+    grep -E "tests passed|tests failed|\((Failed|Timeout|SEGFAULT|Exception)\)" "$ctest_log"
+    echo "ctest: $(grep -c '(Skipped)' "$ctest_log") skipped (planned, not-supported, known failures)"
+    echo "ctest: $(( $(date +%s) - ctest_start )) s"
+  done
 fi
 
 # Human reports, and what changed against the matching committed baseline.

@@ -5,6 +5,7 @@
 
 #include "cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/statements.hpp"
 
@@ -66,11 +67,13 @@ int cmd_list(const Options& o) {
     std::string status = r.planned ? "planned" : "";
     std::cout << std::left << std::setw(58) << c->name << " " << std::setw(12) << to_string(r.kind) << " cc>="
               << r.min_cc.str() << (r.arch.empty() ? "" : " " + r.arch) << (c->isolated ? " isolated" : "")
+              << (gpu_alone_reason(*c).empty() ? "" : " gpu-alone")
               << (r.needs_gpu() ? "" : " host-tool") << (status.empty() ? "" : " " + status) << "\n";
   }
   std::cout << shown << " case(s)";
   if (plan) std::cout << " apply to cc " << cc.str() << " (" << hidden << " need a newer GPU or another arch)";
   std::cout << "\n";
+  if (const std::string left = smoke_left_out(cat, o.sel); !left.empty()) std::cout << left << "\n";
   return kExitOk;
 }
 

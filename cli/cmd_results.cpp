@@ -85,6 +85,7 @@ int compare(const Options& o) {
     return kExitBadInput;
   }
   CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol);
+  r.gate_time = o.has("--gate-time");
   std::cout << compare_text(r);
   if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));
   return r.regressions() ? kExitFailed : kExitOk;

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -81,6 +82,15 @@ int cmd_run(const Options& o) {
     std::cerr << "cuconform run: --rerun takes a whole number from 0 to 10, not '" << rerun_text << "'\n";
     return kExitBadInput;
   }
+  const char* jobs_env = std::getenv("CUCONFORM_JOBS");
+  const std::string jobs_text = o.get("--jobs", jobs_env ? jobs_env : "0");
+  char* jobs_end = nullptr;
+  const long jobs = std::strtol(jobs_text.c_str(), &jobs_end, 10);
+  if (jobs_text.empty() || *jobs_end || jobs < 0 || jobs > 64) {
+    std::cerr << "cuconform run: --jobs takes a whole number from 1 to 64 (0: automatic), not '" << jobs_text << "'"
+              << (o.has("--jobs") ? "" : " (from $CUCONFORM_JOBS)") << "\n";
+    return kExitBadInput;
+  }
   Codegen codegen;
   if (!Codegen::parse(o.get("--codegen", "sass"), &codegen, &error)) {
     std::cerr << "cuconform run: " << error << "\n";
@@ -138,6 +148,7 @@ int cmd_run(const Options& o) {
   SuperviseOptions so;
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
+  so.gpu_lanes = static_cast<int>(jobs);
   so.on_result = [&](const Case& c, const CaseResult& r) {
     print_case_line(std::cout, c, r, verbose);
     std::cout.flush();
@@ -200,6 +211,7 @@ int cmd_run(const Options& o) {
     }
   }
   print_summary(std::cout, run);
+  if (const std::string left = smoke_left_out(cat, o.sel); !left.empty()) std::cout << left << "\n";
   if (o.has("--timing")) print_timing(std::cout, run);
   if (!json_path.empty()) std::cout << "results: " << json_path << "\n";
   if (!junit_path.empty()) std::cout << "junit:   " << junit_path << "\n";

@@ -12,12 +12,16 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
 
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
   run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--codegen PATH]
-           [--timing] [--verbose]       run on the local GPU; reports go to DIR (default results/);
+           [--jobs N] [--timing] [--verbose]
+                                        run on the local GPU; reports go to DIR (default results/);
                                         --rerun N: re-run failures up to N times (a later pass = flake)
                                         --codegen sass|jit|ptxas=FILE: the code path under test: the
                                         SASS nvcc embedded (default), the driver's JIT of the embedded
                                         PTX, or that PTX assembled by another ptxas
-                                        --timing: where the run's time went
+                                        --jobs N: GPU lanes side by side (default: from the GPU's SMs,
+                                        memory and the CPU cores, at most 8; $CUCONFORM_JOBS); cases
+                                        that time something still get the GPU to themselves
+                                        --timing: where the run's time went, and the 20 slowest rules
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
@@ -25,7 +29,9 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   coverage [--format text|md|json] [--summary]   the documents' statements (statements/) that the
                                         rules prove, record, plan, or that are marked not-testable
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
-  compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
+  compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE] [--gate-time]
+                                        what changed; exit 1 on regressions (a wall time 25% above
+                                        BASE's is reported, and a regression with --gate-time)
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
 
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
@@ -51,14 +57,14 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen"}, {"--verbose", "--timing"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs"}, {"--verbose", "--timing"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
       {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
       {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, cmd_report}},
-      {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, cmd_compare}},
+      {"compare", {{{"--known", "--tolerance", "--md"}, {"--gate-time"}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
   };
   auto it = verbs.find(verb);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
@@ -40,7 +41,8 @@ int CompareResult::count(Change c) const {
 }
 
 int CompareResult::regressions() const {
-  return static_cast<int>(std::count_if(items.begin(), items.end(), [](const CompareItem& i) { return is_regression(i.kind); }));
+  return static_cast<int>(std::count_if(items.begin(), items.end(), [](const CompareItem& i) { return is_regression(i.kind); })) +
+         (gate_time && wall_slower ? 1 : 0);
 }
 
 namespace {
@@ -110,6 +112,11 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   if (nrun.get(nrun.run, "cut_off.by") != "" || nrun.get(nrun.run, "cut_off.finished") != "")
     r.warnings.push_back("NEW was cut off before it finished: cases it never ran show as removed");
   if (!nrun.available()) r.warnings.push_back("NEW had no GPU: every case that needs one is not-supported there");
+  r.base_wall_s = std::atof(brun.get(brun.run, "wall_s").c_str());
+  r.new_wall_s = std::atof(nrun.get(nrun.run, "wall_s").c_str());
+  r.wall_compared = !r.other_device && !r.other_toolchain && r.base_wall_s > 0 && r.new_wall_s > 0 &&
+                    brun.get(brun.run, "selection") == nrun.get(nrun.run, "selection") && nrun.available();
+  r.wall_slower = r.wall_compared && r.new_wall_s > r.base_wall_s * (1 + CompareResult::kWallTolerance);
 
   // Overrides: the command line first, then the known file, then the built-in rule that
   // litmus outcome counts (outcome_*) are a random histogram, never compared by value.
@@ -228,6 +235,16 @@ std::string summary_line(const CompareResult& r) {
 
 }  // namespace
 
+// "wall time: 28.1 s -> 31.0 s (+10.3%, within 25%)".
+static std::string wall_line(const CompareResult& r) {
+  if (!r.wall_compared) return "wall time: not compared (another GPU model, code path or selection, or a run without a GPU)";
+  std::string s = "wall time: " + number_text(std::round(r.base_wall_s * 10) / 10) + " s -> " +
+                  number_text(std::round(r.new_wall_s * 10) / 10) + " s (" + pct(r.base_wall_s, r.new_wall_s);
+  if (!r.wall_slower) return s + ", within " + number_text(CompareResult::kWallTolerance * 100) + "%)";
+  return s + ": SLOWER by more than " + number_text(CompareResult::kWallTolerance * 100) + "%" +
+         (r.gate_time ? ", a regression (--gate-time))" : "; not gating without --gate-time)");
+}
+
 std::string compare_text(const CompareResult& r) {
   std::ostringstream o;
   o << "BASE " << r.base_file << ": " << r.base_device << "\n";
@@ -267,7 +284,7 @@ std::string compare_text(const CompareResult& r) {
       if (!i->note.empty()) o << "      known: " << i->note << "\n";
     }
   }
-  o << "\n" << summary_line(r) << "\n";
+  o << "\n" << wall_line(r) << "\n" << summary_line(r) << "\n";
   o << (r.regressions() ? "RESULT: REGRESSION (exit 1)\n" : "RESULT: no regression (exit 0)\n");
   return o.str();
 }
@@ -284,7 +301,7 @@ std::string compare_markdown(const CompareResult& r) {
   o << "- NEW `" << r.new_file << "`: " << r.new_device << "\n";
   o << "- code paths: BASE " << cell(r.base_toolchain) << "; NEW " << cell(r.new_toolchain) << "\n";
   for (auto& w : r.warnings) o << "- **warning:** " << cell(w) << "\n";
-  o << "\n" << summary_line(r) << "\n";
+  o << "\n" << wall_line(r) << "\n\n" << summary_line(r) << "\n";
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
     for (auto& i : r.items)

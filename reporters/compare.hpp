@@ -43,6 +43,12 @@ struct CompareResult {
   bool other_device = false, other_toolchain = false;
   std::vector<std::string> warnings;
   std::vector<CompareItem> items;
+  // Whole-run wall time (run.wall_s), compared when both runs used the same GPU model, code
+  // path and selection: more than kWallTolerance above BASE is a slowdown, a regression only
+  // when the caller gates on it (`compare --gate-time`).
+  double base_wall_s = 0, new_wall_s = 0;
+  bool wall_compared = false, wall_slower = false, gate_time = false;
+  static constexpr double kWallTolerance = 0.25;
   int count(Change c) const;
   int regressions() const;
 };

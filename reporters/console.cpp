@@ -1,8 +1,11 @@
 #include "reporters/console.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <ostream>
+#include <vector>
 
 #include "harness/util/number_text.hpp"
 
@@ -47,13 +50,34 @@ void print_summary(std::ostream& os, const RunReport& run) {
 void print_timing(std::ostream& os, const RunReport& run) {
   const SuperviseTiming& t = run.timing;
   auto s = [](double v) { return number_text(std::round(v * 100) / 100); };
-  os << "\ntiming (s): wall " << s(run.wall_s) << " = GPU lane " << s(t.gpu_lane_s) << " (host lanes beside it: "
-     << t.host_lane_count << ", " << s(t.host_lanes_s) << ") + reports " << s(run.report_s) << "\n";
-  os << "  GPU lane: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
-     << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", cases " << s(t.gpu_cases_s)
-     << ", fault cases in child processes " << s(t.isolated_s) << " (" << t.isolated_cases << ")\n";
-  os << "  host tools (ptxas, cuobjdump) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)
+  os << "\ntiming (s): wall " << s(run.wall_s) << " = GPU " << s(t.gpu_lane_s) << " (parallel lanes " << s(t.parallel_phase_s)
+     << ", then the GPU to themselves " << s(t.alone_phase_s) << " for " << t.alone_cases << " cases) + reports "
+     << s(run.report_s) << "; host lanes beside it: " << t.host_lane_count << ", " << s(t.host_lanes_s) << "\n";
+  os << "  GPU lanes: " << t.gpu_lane_count << (t.gpu_lanes_why.empty() ? "" : " = " + t.gpu_lanes_why) << "\n";
+  os << "  summed over GPU lanes: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
+     << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", shared-worker cases " << s(t.gpu_cases_s)
+     << ", isolated cases in processes of their own " << s(t.isolated_s) << " (" << t.isolated_cases << ")\n";
+  os << "  host tools (ptxas, cuobjdump, nvcc) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)
      << "; " << t.workers_started << " worker processes\n";
+  // Case time per area and the slowest rules (a case's time includes its module loads and, for
+  // a timed-out case, the wait up to its limit; isolated cases exclude their process start).
+  std::map<std::string, double> by_area, by_rule;
+  std::map<std::string, int> cases_of_area, cases_of_rule;
+  for (const auto& e : run.entries) {
+    by_area[e.c->rule->area] += e.r.duration_s;
+    ++cases_of_area[e.c->rule->area];
+    by_rule[e.c->rule->id] += e.r.duration_s;
+    ++cases_of_rule[e.c->rule->id];
+  }
+  os << "  case time per area:";
+  for (const auto& [a, v] : by_area) os << " " << a << " " << s(v) << " (" << cases_of_area[a] << ")";
+  os << "\n  the 20 slowest rules (case time, cases):\n";
+  std::vector<std::pair<double, std::string>> slow;
+  for (const auto& [r, v] : by_rule) slow.emplace_back(v, r);
+  std::sort(slow.begin(), slow.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < slow.size() && i < 20; ++i)
+    os << "    " << std::setw(8) << std::right << s(slow[i].first) << std::left << "  " << slow[i].second << " ("
+       << cases_of_rule[slow[i].second] << ")\n";
 }
 
 }  // namespace cuconform

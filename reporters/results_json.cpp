@@ -24,6 +24,11 @@ Json toolchain_json(const RunReport::Toolchain& t) {
 Json timing_json(const RunReport& run) {
   const SuperviseTiming& t = run.timing;
   return {{"gpu_lane_s", json_number(t.gpu_lane_s)},
+          {"parallel_phase_s", json_number(t.parallel_phase_s)},
+          {"alone_phase_s", json_number(t.alone_phase_s)},
+          {"alone_cases", t.alone_cases},
+          {"gpu_lanes", t.gpu_lane_count},
+          {"gpu_lanes_why", t.gpu_lanes_why},
           {"host_lanes_s", json_number(t.host_lanes_s)},
           {"host_lanes", t.host_lane_count},
           {"worker_start_s", json_number(t.worker_start_s)},

@@ -24,7 +24,7 @@ static void device_from_ctest_resources() {
 int main(int argc, char** argv) {
   device_from_ctest_resources();
   if (argc > 1 && std::string(argv[1]) == cuconform::kWorkerVerb) return cuconform::worker_main(argc, argv);
-  cuconform::register_spec_cases();
+  cuconform::register_spec_cases(argc, argv);
   Catch::Session session;
   int rc = session.run(argc, argv);
   const auto& t = cuconform::spec_case_tally();

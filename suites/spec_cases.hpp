@@ -3,7 +3,7 @@ namespace cuconform {
 
 // Registers one Catch2 test case per spec case of the default specs folder
 // ($CUCONFORM_SPECS or the one built in), tagged [area][kind][ccX.Y][gpu|host-tool]...
-void register_spec_cases();
+void register_spec_cases(int argc, char** argv);
 
 struct SpecCaseTally {
   int ran = 0;      // spec cases invoked

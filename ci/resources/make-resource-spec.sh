@@ -4,7 +4,8 @@
 # two on the same GPU (reporters/README.md, "Several GPUs on one host").
 #
 #   usage: ci/resources/make-resource-spec.sh [OUT.json]      (default: stdout)
-#   env:   SLOTS=k   tests that may share one GPU (default 1: timings stay clean)
+#   env:   SLOTS=k   tests that may share one GPU (default 8, the runner's lane cap: tests that
+#                    time something are tagged [gpu-alone] and run with RUN_SERIAL, alone)
 #          GPUS=n    pretend there are n GPUs (no nvidia-smi needed; for trying it out)
 #
 # Resource ids are CUDA device ordinals 0..n-1, the numbers CUCONFORM_DEVICE takes: when
@@ -12,7 +13,7 @@
 # only, so we count those rather than reading nvidia-smi's physical indices.
 set -euo pipefail
 out=${1:-}
-slots=${SLOTS:-1}
+slots=${SLOTS:-8}
 
 count_gpus() {
   if [ -n "${GPUS:-}" ]; then

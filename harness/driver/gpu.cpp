@@ -1,5 +1,6 @@
 #include "harness/driver/gpu.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -73,8 +74,11 @@ std::string code_path_for(int major, int minor) {
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes) {
   CU_CHECK(CU_API.cuMemAlloc(&ptr_, bytes ? bytes : 1));
 }
+static std::atomic<bool> g_device_work_hung{false};
+bool device_work_hung() { return g_device_work_hung.load(); }
+
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_) CU_API.cuMemFree(ptr_);  // no throw from a destructor
+  if (ptr_ && !device_work_hung()) CU_API.cuMemFree(ptr_);  // no throw from a destructor
 }
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) {
   o.ptr_ = 0;
@@ -118,7 +122,7 @@ HostMapped::HostMapped(std::size_t bytes) : size_(bytes) {
   CU_CHECK(CU_API.cuMemHostGetDevicePointer(&dev_, host_, 0));
 }
 HostMapped::~HostMapped() {
-  if (host_) CU_API.cuMemFreeHost(host_);
+  if (host_ && !device_work_hung()) CU_API.cuMemFreeHost(host_);
 }
 
 Gpu* Gpu::open(std::string* why_not) {
@@ -294,9 +298,11 @@ void Gpu::sync(double timeout_s) {
     CUresult r = CU_API.cuStreamQuery(stream_);
     if (r == CUDA_SUCCESS) return;
     if (r != CUDA_ERROR_NOT_READY) throw DriverError(r, "kernel execution");
-    if (std::chrono::steady_clock::now() > deadline)
+    if (std::chrono::steady_clock::now() > deadline) {
+      g_device_work_hung.store(true);
       throw DeviceTimeout("device work did not finish within " + std::to_string(timeout_s) +
                           " s (hung wait?)");
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }

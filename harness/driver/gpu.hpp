@@ -39,6 +39,13 @@ class DeviceTimeout : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Set once a bounded wait gave up on device work that is still running. From then on the
+// process frees nothing on the device: cuMemFree and friends wait for the hung kernel, so a
+// destructor run while the DeviceTimeout unwinds would block until the supervisor kills the
+// worker (an expected hang cost the case's limit plus 5 s that way, 2026-11-25). The process
+// is about to exit and the driver reclaims everything then.
+bool device_work_hung();
+
 struct DeviceInfo {
   int ordinal = 0;
   std::string name, uuid;

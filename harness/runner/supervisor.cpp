@@ -10,12 +10,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
 
 #include "harness/runner/execute.hpp"
 #include "harness/runner/protocol.hpp"
+#include "harness/runner/schedule.hpp"
 #include "harness/runner/worker.hpp"
 
 namespace cuconform {
@@ -31,6 +33,11 @@ struct Worker {
 };
 
 Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
+  // The worker parses only the spec files its cases come from (a whole catalog costs about
+  // 0.15 s a process on the GPU machine, one file a tenth of that).
+  std::vector<std::string> files;
+  for (const Case* c : batch)
+    if (std::find(files.begin(), files.end(), c->rule->loc.file) == files.end()) files.push_back(c->rule->loc.file);
   // The case names go through an unlinked temporary file, not a pipe: a batch of thousands
   // of names outgrows a pipe's buffer, and writing it while the worker fills its own result
   // pipe would deadlock both (seen on the H200 with 1,600 cases).
@@ -44,14 +51,19 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
     std::fclose(names);
     return {};
   }
-  const char* argv[] = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str(), nullptr};
+  std::vector<const char*> argv = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str()};
+  for (const std::string& f : files) {
+    argv.push_back("--spec-file");
+    argv.push_back(f.c_str());
+  }
+  argv.push_back(nullptr);
   pid_t pid = fork();  // lanes are threads: the child only dup2s and execs
   if (pid == 0) {
     dup2(fileno(names), 0);
     dup2(log[1], 1);
     dup2(log[1], 2);
     dup2(proto[1], kProtocolFd);
-    execv("/proc/self/exe", const_cast<char**>(argv));
+    execv("/proc/self/exe", const_cast<char**>(argv.data()));
     _exit(127);
   }
   std::fclose(names);
@@ -75,9 +87,29 @@ struct Shared {
   const SuperviseOptions& opt;
   SuperviseOutcome& out;
   std::map<std::string, CaseResult> done;
+  std::vector<pid_t> exiting;  // workers that delivered every result and are still exiting
   std::mutex mu;
   bool stopping() const { return opt.stop && opt.stop->load() != 0; }
 };
+
+// Workers that sent every result are not waited for in their lane: tearing down a context
+// (a hung kernel's above all) can take a while, and nothing of theirs is needed any more.
+// They are reaped at the end of the run; one still alive after `grace_s` is killed.
+void reap_exiting(std::vector<pid_t>& pids, double grace_s) {
+  const auto until = Clock::now() + std::chrono::duration<double>(grace_s);
+  for (pid_t pid : pids) {
+    int status = 0;
+    while (waitpid(pid, &status, WNOHANG) == 0) {
+      if (Clock::now() > until) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  pids.clear();
+}
 
 // Runs one batch in one worker; returns how many cases of the batch got a result.
 std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane) {
@@ -152,7 +184,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   };
 
   char buf[8192];
-  while (proto_open) {
+  while (proto_open && finished < batch.size()) {
     if (sh.stopping()) {
       kill(w.pid, SIGKILL);
       break;
@@ -190,6 +222,14 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     }
   }
   int status = 0;
+  if (finished == batch.size() && !timed_out && !sh.stopping()) {
+    // Every result is in: leave the exit to the reaper (see reap_exiting).
+    if (w.log >= 0) close(w.log);
+    close(w.proto);
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.exiting.push_back(w.pid);
+    return finished;
+  }
   waitpid(w.pid, &status, 0);
   if (w.log >= 0) {
     ssize_t k;
@@ -244,21 +284,74 @@ void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane) {
   }
 }
 
-// The GPU lane: every case in one worker (a fresh one after a crash), then each fault case
-// in a worker of its own. Fault cases go last so that the shared worker is not restarted
-// around each of them (a worker start costs a context, about 0.4 s on an H100).
-void gpu_lane(const std::vector<const Case*>& cases, Shared& sh) {
-  std::vector<const Case*> shared, isolated;
-  for (const Case* c : cases) (c->isolated ? isolated : shared).push_back(c);
-  run_all(shared, sh, true);
-  for (const Case* c : isolated) {
-    if (sh.stopping()) break;
-    const auto t0 = Clock::now();
-    run_all({c}, sh, true);
-    std::lock_guard<std::mutex> lock(sh.mu);
-    sh.out.timing.isolated_s += seconds_since(t0);
-    ++sh.out.timing.isolated_cases;
+// One unit of work for a lane: a chunk of shared cases in one worker, or one isolated case.
+struct Item {
+  std::vector<const Case*> cases;
+  bool isolated = false;
+};
+
+// A queue that lanes (threads) take items from, largest first as queued.
+class ItemQueue {
+ public:
+  explicit ItemQueue(std::vector<Item> items) : items_(std::move(items)) {}
+  bool take(Item* out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (next_ >= items_.size()) return false;
+    *out = items_[next_++];
+    return true;
   }
+
+ private:
+  std::vector<Item> items_;
+  std::size_t next_ = 0;
+  std::mutex mu_;
+};
+
+void run_item(const Item& item, Shared& sh, bool gpu_lane) {
+  const auto t0 = Clock::now();
+  run_all(item.cases, sh, gpu_lane);
+  if (!item.isolated || !gpu_lane) return;
+  std::lock_guard<std::mutex> lock(sh.mu);
+  sh.out.timing.isolated_s += seconds_since(t0);
+  ++sh.out.timing.isolated_cases;
+}
+
+// `n` threads take items from `q` until it is empty.
+void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
+  std::vector<std::thread> lanes;
+  for (int i = 0; i < n; ++i)
+    lanes.emplace_back([&] {
+      Item item;
+      while (!sh.stopping() && q.take(&item)) run_item(item, sh, gpu_lane);
+    });
+  for (auto& t : lanes) t.join();
+}
+
+// Shared cases in chunks of about `chunk` neighbours (same rules, same modules), each isolated
+// case an item of its own; slow ones (`first`) lead, alone.
+std::vector<Item> make_items(const std::vector<const Case*>& cases, std::size_t chunk,
+                             const std::function<bool(const Case&)>& first) {
+  std::vector<Item> lead, chunks, singles;
+  Item cur;
+  for (const Case* c : cases) {
+    if (c->isolated || first(*c)) {
+      (first(*c) ? lead : singles).push_back(Item{{c}, c->isolated});
+      continue;
+    }
+    cur.cases.push_back(c);
+    if (cur.cases.size() >= chunk) {
+      chunks.push_back(cur);
+      cur.cases.clear();
+    }
+  }
+  if (!cur.cases.empty()) chunks.push_back(cur);
+  lead.insert(lead.end(), chunks.begin(), chunks.end());
+  lead.insert(lead.end(), singles.begin(), singles.end());
+  return lead;
+}
+
+std::size_t chunk_size(std::size_t cases, int lanes) {
+  return std::max<std::size_t>(8, cases / (static_cast<std::size_t>(std::max(lanes, 1)) * 3) + 1);
 }
 
 int default_host_lanes() {
@@ -270,50 +363,55 @@ int default_host_lanes() {
 
 SuperviseOutcome supervise(const std::vector<const Case*>& cases, const SuperviseOptions& opt) {
   SuperviseOutcome out;
-  Shared sh{opt, out, {}, {}};
-  std::vector<const Case*> gpu_cases, host_cases;
-  for (const Case* c : cases) (case_needs_driver(*c) || c->isolated ? gpu_cases : host_cases).push_back(c);
+  Shared sh{opt, out, {}, {}, {}};
+  std::vector<const Case*> gpu_cases, alone_cases, host_cases;
+  for (const Case* c : cases) {
+    if (!case_needs_driver(*c) && !c->isolated) host_cases.push_back(c);
+    else if (!gpu_alone_reason(*c).empty()) alone_cases.push_back(c);
+    else gpu_cases.push_back(c);
+  }
+  SuperviseTiming& t = out.timing;
+  int gpu_lanes = 1;
+  if (gpu_cases.size() > 1) {
+    gpu_lanes = opt.gpu_lanes > 0 ? opt.gpu_lanes : default_gpu_lanes(&t.gpu_lanes_why);
+    if (opt.gpu_lanes > 0) t.gpu_lanes_why = std::to_string(gpu_lanes) + " (--jobs)";
+  }
+  t.gpu_lane_count = gpu_lanes;
 
-  // Host lanes take chunks from one queue, so a slow chunk does not hold the others back;
-  // a chunk keeps neighbouring cases (same module listings) together.
+  // Host lanes take items from one queue, so a slow item does not hold the others back.
   const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
                                                            static_cast<int>(host_cases.size()));
-  const std::size_t chunk = std::max<std::size_t>(8, host_cases.size() / (std::max(lanes, 1) * 4) + 1);
-  std::size_t next = 0;
-  std::mutex queue_mu;
-  auto host_lane = [&] {
-    for (;;) {
-      std::vector<const Case*> batch;
-      {
-        std::lock_guard<std::mutex> lock(queue_mu);
-        if (next >= host_cases.size()) return;
-        const std::size_t end = std::min(host_cases.size(), next + chunk);
-        batch.assign(host_cases.begin() + static_cast<std::ptrdiff_t>(next), host_cases.begin() + static_cast<std::ptrdiff_t>(end));
-        next = end;
-      }
-      run_all(batch, sh, false);
-    }
-  };
+  ItemQueue host_queue(make_items(host_cases, chunk_size(host_cases.size(), lanes), host_case_is_slow));
   const auto t0 = Clock::now();
-  std::vector<std::thread> threads;
   std::thread host_timer;
   if (lanes > 0) {
     host_timer = std::thread([&] {
-      std::vector<std::thread> hs;
-      for (int i = 0; i < lanes; ++i) hs.emplace_back(host_lane);
-      for (auto& t : hs) t.join();
+      run_lanes(host_queue, lanes, sh, false);
       std::lock_guard<std::mutex> lock(sh.mu);
-      out.timing.host_lanes_s = seconds_since(t0);
+      t.host_lanes_s = seconds_since(t0);
     });
   }
-  gpu_lane(gpu_cases, sh);
+  // 1. The parallel GPU lanes.
+  ItemQueue gpu_queue(make_items(gpu_cases, chunk_size(gpu_cases.size(), gpu_lanes), [](const Case&) { return false; }));
+  run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
-    out.timing.gpu_lane_s = seconds_since(t0);
+    t.parallel_phase_s = seconds_since(t0);
+  }
+  // 2. The GPU to themselves: shared ones in one worker, then each isolated one.
+  const auto t1 = Clock::now();
+  ItemQueue alone_queue(make_items(alone_cases, alone_cases.size() + 1, [](const Case&) { return false; }));
+  run_lanes(alone_queue, 1, sh, true);
+  {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    t.alone_phase_s = seconds_since(t1);
+    t.alone_cases = static_cast<int>(alone_cases.size());
+    t.gpu_lane_s = seconds_since(t0);
   }
   if (host_timer.joinable()) host_timer.join();
-  out.timing.host_lane_count = lanes;
-  out.timing.workers_started = out.workers_started;
+  reap_exiting(sh.exiting, 10);
+  t.host_lane_count = lanes;
+  t.workers_started = out.workers_started;
   out.stopped_by = opt.stop ? opt.stop->load() : 0;
   for (const Case* c : cases) {
     auto it = sh.done.find(c->name);

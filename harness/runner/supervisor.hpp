@@ -1,13 +1,16 @@
 #pragma once
 // Runs cases in worker processes (the same executable, `__worker`), deqp-runner style:
-// many cases share a worker; a case expecting a device fault gets a worker of its own; a
-// worker that dies makes its current case CRASH, one that overruns the case's time limit is
-// killed and the case is TIMEOUT; either way a fresh worker carries on with the rest.
+// many cases share a worker; a case expecting a device fault or recording undefined
+// behaviour gets a worker of its own; a worker that dies makes its current case CRASH, one
+// that overruns the case's time limit is killed and the case is TIMEOUT; either way a fresh
+// worker carries on with the rest. A worker reads only the spec files of its own cases.
 //
-// Lanes: every case that touches the GPU runs in one lane, one case at a time, because
-// timings, litmus rates and faults must not share the GPU with other work. Cases that need
-// only the host (ptxas accept/reject, SASS read with cuobjdump, planned entries) run in other
-// lanes on the remaining CPU cores at the same time, off the GPU's critical path.
+// Lanes (harness/runner/schedule.hpp says which case goes where):
+//   1. GPU lanes, several at once on the same GPU, each running one worker at a time: chunks
+//      of shared cases, and isolated cases one per process;
+//   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
+//      outcomes), one worker at a time with nothing else on the GPU;
+//   host lanes beside both: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
 #include <functional>
 #include <string>
@@ -23,6 +26,7 @@ struct SuperviseOptions {
   double startup_s = 60;  // a worker's allowance to start and open the GPU
   double slack_s = 5;     // added to each case's timeout_s before it is killed
   int host_lanes = 0;     // lanes for host-only cases; 0: the CPU cores less two, 1 to 8
+  int gpu_lanes = 0;      // parallel GPU lanes; 0: default_gpu_lanes() (from the GPU and the cores)
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
@@ -32,14 +36,20 @@ struct SuperviseOptions {
 
 // Where a run's time went (seconds; `cuconform run --timing`).
 struct SuperviseTiming {
-  double gpu_lane_s = 0;      // wall time of the GPU lane
+  double gpu_lane_s = 0;      // wall time of all GPU work (the parallel lanes, then the GPU-alone phase)
+  double parallel_phase_s = 0;  // wall time of the parallel GPU lanes
+  double alone_phase_s = 0;     // wall time of the cases that had the GPU to themselves
+  int alone_cases = 0;
+  int gpu_lane_count = 0;
+  std::string gpu_lanes_why;    // how the lane count was chosen
   double host_lanes_s = 0;    // wall time of the host lanes (they run beside the GPU lane)
-  double worker_start_s = 0;  // GPU lane: from spawning a worker to its first case starting
-  double catalog_s = 0;       // GPU lane: workers reading the specs
-  double gpu_open_s = 0;      // GPU lane: workers opening the device (context, stream)
-  double module_load_s = 0;   // GPU lane: loading kernel modules (compiling them at run time)
-  double gpu_cases_s = 0;     // GPU lane: case time, module loads and fault cases excluded
-  double isolated_s = 0;      // GPU lane: fault cases, each in a child process of its own (all of it)
+  // Summed over the GPU lanes (they overlap in time):
+  double worker_start_s = 0;  // from spawning a worker to its first case starting
+  double catalog_s = 0;       // workers reading the specs
+  double gpu_open_s = 0;      // workers opening the device (context, stream)
+  double module_load_s = 0;   // loading kernel modules (compiling them at run time)
+  double gpu_cases_s = 0;     // case time in shared workers, module loads excluded
+  double isolated_s = 0;      // isolated cases, each in a process of its own (all of it)
   int isolated_cases = 0;
   double host_tool_s = 0;     // host lanes and GPU lane: toolkit programs (ptxas, cuobjdump)
   double host_cases_s = 0;    // host lanes: case time, summed over lanes

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "harness/driver/gpu.hpp"
 #include "harness/runner/execute.hpp"
@@ -28,11 +29,14 @@ static void emit(const std::string& line) {
 
 int worker_main(int argc, char** argv) {
   std::string specs;
-  for (int i = 2; i + 1 < argc; ++i)
+  std::vector<std::string> files;  // --spec-file: only these (the supervisor names its cases' files)
+  for (int i = 2; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--specs") specs = argv[i + 1];
+    if (std::string(argv[i]) == "--spec-file") files.push_back(argv[i + 1]);
+  }
   if (specs.empty()) specs = default_specs_dir();
   auto t0 = std::chrono::steady_clock::now();
-  Catalog cat = load_catalog(specs);
+  Catalog cat = files.empty() ? load_catalog(specs) : load_spec_files(files, specs);
   emit("TIMING catalog_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
   if (!cat.ok()) {
     for (auto& e : cat.errors) std::cerr << e.str() << "\n";

@@ -338,7 +338,7 @@ class FileLoader {
       for (auto& s : scalar_list(t, "tags")) {
         // Tags the harness sets itself: a rule must not claim them (a spec case tagged
         // `host` would be taken for a host test and could not report a skip to CTest).
-        static const std::set<std::string> reserved = {"host", "gpu", "host-tool", "planned", "isolated",
+        static const std::set<std::string> reserved = {"host", "gpu", "host-tool", "planned", "isolated", "gpu-alone",
                                                        "positive", "negative", "performance", "codegen", "undefined"};
         if (!std::regex_match(s, tag_re)) error(t.Mark(), "tag '" + s + "' must match [a-z0-9][a-z0-9_.-]*");
         else if (reserved.count(s) || s.rfind("cc", 0) == 0 || s.rfind("sm_", 0) == 0)

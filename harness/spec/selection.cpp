@@ -21,6 +21,25 @@ static bool any_of(const std::vector<std::string>& wanted, auto pred) {
   return wanted.empty() || std::any_of(wanted.begin(), wanted.end(), pred);
 }
 
+static bool smoke_skips_rule(const Rule& r) {
+  return std::find(r.requires_.begin(), r.requires_.end(), Requirement::nvcc) != r.requires_.end();
+}
+
+std::string smoke_left_out(const Catalog& cat, const Selection& sel) {
+  if (sel.profile != "smoke") return "";
+  Selection full = sel;
+  full.profile = "full";
+  std::vector<const Case*> all, smoke;
+  std::string ignored;
+  if (!select_cases(cat, full, &all, &ignored) || !select_cases(cat, sel, &smoke, &ignored)) return "";
+  std::set<std::string> nvcc_rules;
+  for (const Case* c : all)
+    if (smoke_skips_rule(*c->rule)) nvcc_rules.insert(c->rule->id);
+  return "smoke: " + std::to_string(smoke.size()) + " of " + std::to_string(all.size()) +
+         " selected cases (the first case of each rule and variant); left out: the other parameter values, and " +
+         std::to_string(nvcc_rules.size()) + " rules that compile with nvcc (compile-time facts, seconds each): run without --profile smoke for them";
+}
+
 bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Case*>* out, std::string* error) {
   for (auto& a : sel.areas) {
     bool known = std::any_of(cat.areas.begin(), cat.areas.end(), [&](const Area& x) { return x.id == a; });
@@ -54,7 +73,7 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
               any_of(sel.tags, [&](auto& t) { return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end(); });
     if (ok && sel.profile == "smoke") {
       const std::string variant = c.has_param("variant") ? c.param("variant") : "";
-      ok = smoke_seen.insert(r.id + "\n" + variant).second;
+      ok = !smoke_skips_rule(r) && smoke_seen.insert(r.id + "\n" + variant).second;
     }
     if (ok) out->push_back(&c);
   }

@@ -277,3 +277,27 @@ TEST_CASE("merge makes one fleet matrix that report renders case x device", "[ho
   CHECK(cuconform_cli("compare '" + dir + "/fleet.json' '" + dir + "/a.json'").rc == 2);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("compare: a whole-run wall time more than 25% above BASE is reported, and gates only with --gate-time", "[host][reporters]") {
+  std::string dir = temp_dir("compare-wall");
+  std::string a = write_base(dir);  // wall_s 42
+  nlohmann::json j = nlohmann::json::parse(a);
+  j["run"]["wall_s"] = 50;  // +19%: within
+  write_text(dir + "/b.json", j.dump(1));
+  j["run"]["wall_s"] = 60;  // +43%: slower
+  write_text(dir + "/c.json", j.dump(1));
+  Exe within = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json'");
+  INFO(within.out);
+  CHECK(within.rc == 0);
+  CHECK(has(within.out, "wall time: 42 s -> 50 s"));
+  CHECK(has(within.out, "within 25%"));
+  Exe slower = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/c.json'");
+  INFO(slower.out);
+  CHECK(slower.rc == 0);
+  CHECK(has(slower.out, "SLOWER by more than 25%"));
+  Exe gated = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/c.json' --gate-time");
+  INFO(gated.out);
+  CHECK(gated.rc == 1);
+  CHECK(has(gated.out, "a regression (--gate-time)"));
+  std::filesystem::remove_all(dir);
+}

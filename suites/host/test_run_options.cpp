@@ -81,10 +81,32 @@ TEST_CASE("run --timing prints where the time went and the results keep it", "[h
   ToolRun r = cli({"run", "--rule", "ldgsts.ptx.*", "--timing", "--out", dir});
   INFO(r.output);
   CHECK(r.output.find("timing (s): wall") != std::string::npos);
-  CHECK(r.output.find("host tools (ptxas, cuobjdump)") != std::string::npos);
+  CHECK(r.output.find("host tools (ptxas, cuobjdump") != std::string::npos);
+  CHECK(r.output.find("GPU lanes: ") != std::string::npos);
+  CHECK(r.output.find("the 20 slowest rules") != std::string::npos);
+  CHECK(r.output.find("case time per area: ldgsts") != std::string::npos);
   const std::string json = read_whole_file(dir + "/results.json");
   CHECK(json.find("\"timing\"") != std::string::npos);
   CHECK(json.find("\"host_tool_s\"") != std::string::npos);
+  CHECK(json.find("\"alone_phase_s\"") != std::string::npos);
+}
+
+TEST_CASE("run --jobs takes a lane count; a bad one exits 2 naming the flag", "[host][cli]") {
+  for (const char* bad : {"x", "-1", "65", "2.5"}) {
+    ToolRun r = cli({"run", "--rule", "ldgsts.ptx.*", "--jobs", bad});
+    INFO(bad << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("--jobs takes a whole number") != std::string::npos);
+  }
+}
+
+TEST_CASE("the smoke profile says what it leaves out", "[host][cli]") {
+  ToolRun r = cli({"list", "--profile", "smoke"});
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("smoke: ") != std::string::npos);
+  CHECK(r.output.find("rules that compile with nvcc") != std::string::npos);
+  CHECK(r.output.find(".compile.") == std::string::npos);  // nvcc compile rules are not in it
 }
 
 TEST_CASE("a run stopped by SIGTERM writes the results of the cases that finished, marked as cut off", "[host][cli]") {

@@ -120,3 +120,26 @@ TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host
   CHECK(out.results[2].obs.verdict == Verdict::pass);  // in a fresh worker, untouched by the fault
   CHECK(out.workers_started == 3);
 }
+
+TEST_CASE("isolated cases run side by side in GPU lanes, each in a process of its own, with the verdicts and outcomes of one lane", "[host][isolation]") {
+  const std::vector<std::string> names = {
+      "selftest.undefined.ok",          "selftest.undefined.fault",          "selftest.undefined.abort",
+      "selftest.undefined.hang",        "selftest.negative.violation.pid",   "selftest.undefined_pair.violation.ok",
+      "selftest.undefined_pair.control.ok", "selftest.behave.pid"};
+  SuperviseOptions one, four;
+  one.slack_s = four.slack_s = 1;
+  one.gpu_lanes = 1;
+  four.gpu_lanes = 4;
+  SuperviseOutcome a = supervise_named(kSpecs, names, one);
+  SuperviseOutcome b = supervise_named(kSpecs, names, four);
+  REQUIRE(a.results.size() == b.results.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    CHECK(a.results[i].obs.verdict == b.results[i].obs.verdict);
+    CHECK(a.results[i].obs.fact_value("outcome") == b.results[i].obs.fact_value("outcome"));
+  }
+  CHECK(a.timing.isolated_cases == 6);
+  CHECK(b.timing.isolated_cases == 6);
+  CHECK(b.timing.gpu_lane_count == 4);
+  CHECK(a.workers_started == b.workers_started);  // 6 isolated + the host lane's worker
+}

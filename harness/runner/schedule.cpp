@@ -1,0 +1,53 @@
+#include "harness/runner/schedule.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+#include "harness/driver/cuda_api.hpp"
+#include "harness/fixture/fixture.hpp"
+
+namespace cuconform {
+
+std::string gpu_alone_reason(const Case& c) {
+  const Rule& r = *c.rule;
+  if (r.planned || !r.needs_gpu()) return "";
+  if (r.kind == Kind::performance) return "a performance rule: it compares rates or latencies";
+  const FixtureInfo* fx = find_fixture(r.fixture);
+  if (!fx) return "";
+  return fx->gpu_alone ? fx->gpu_alone(c) : "";
+}
+
+int default_gpu_lanes(std::string* why) {
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::string no_gpu;
+  const CudaApi* api = cuda_api(&no_gpu);
+  int sms = 0;
+  std::size_t mem = 0;
+  CUdevice dev = 0;
+  const char* env = std::getenv("CUCONFORM_DEVICE");
+  // cuInit and device attributes only: no context, so this costs tens of milliseconds.
+  if (api && api->cuInit(0) == CUDA_SUCCESS && api->cuDeviceGet(&dev, env ? std::atoi(env) : 0) == CUDA_SUCCESS) {
+    api->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    api->cuDeviceTotalMem(&mem, dev);
+  }
+  if (sms == 0) {
+    if (why) *why = "1 (no GPU to size the lanes by)";
+    return 1;
+  }
+  const int by_sms = std::max(1, sms / 16), by_cores = std::max(1, cores / 2);
+  const int by_mem = std::max(1, static_cast<int>(mem >> 32));
+  const int lanes = std::clamp(std::min({by_sms, by_cores, by_mem}), 1, 8);
+  if (why)
+    *why = std::to_string(lanes) + " (automatic: " + std::to_string(sms) + " SMs / 16, " + std::to_string(cores) +
+           " CPU cores / 2, " + std::to_string(mem >> 30) + " GiB / 4, at most 8)";
+  return lanes;
+}
+
+bool host_case_is_slow(const Case& c) {
+  for (Requirement q : c.rule->requires_)
+    if (q == Requirement::nvcc) return true;
+  return false;
+}
+
+}  // namespace cuconform
