@@ -350,8 +350,10 @@ std::vector<Item> make_items(const std::vector<const Case*>& cases, std::size_t 
   return lead;
 }
 
+// Two chunks a lane: each chunk is a worker and so a context (the driver makes them one at a
+// time), and two leave room to even out the lanes' ends.
 std::size_t chunk_size(std::size_t cases, int lanes) {
-  return std::max<std::size_t>(8, cases / (static_cast<std::size_t>(std::max(lanes, 1)) * 3) + 1);
+  return std::max<std::size_t>(8, cases / (static_cast<std::size_t>(std::max(lanes, 1)) * 2) + 1);
 }
 
 int default_host_lanes() {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -28,6 +29,12 @@ static void emit(const std::string& line) {
 }
 
 int worker_main(int argc, char** argv) {
+  // One hardware work queue, not the driver's default 8: every fixture uses one stream, and a
+  // context with one connection is made in half the time (0.060 vs 0.121 s alone, 0.080 vs
+  // 0.211 s a process with 16 starting at once: ci/probes/context_cost.py on an H100,
+  // 2026-11-25). The driver serialises context creation, so with isolated cases in processes of
+  // their own this is most of a run's floor. A value set outside wins.
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
   std::string specs;
   std::vector<std::string> files;  // --spec-file: only these (the supervisor names its cases' files)
   for (int i = 2; i + 1 < argc; ++i) {

@@ -12,7 +12,9 @@ namespace cuconform {
 // first control and the first violation): every rule and area touched in seconds, for
 // per-commit use; the full matrix stays for nightly runs. It leaves out the rules that need
 // nvcc (compile-time facts of the C++ headers: several seconds of compiling each), which
-// alone would take most of its 10-second budget; smoke_left_out() says what was left out.
+// alone would take most of its 10-second budget, and the undefined-behaviour records (never
+// judged, so they cannot fail a commit; each costs a process and a context); their judged
+// controls stay. smoke_left_out() says what was left out.
 struct Selection {
   std::vector<std::string> areas, rules, tags, kinds;
   std::string profile = "full";  // "full" or "smoke"
