@@ -73,7 +73,8 @@ void compare_measurements(const std::string& name, const Outcome& b, const Outco
   for (auto& [m, nv] : n.measurements) {
     auto it = std::find_if(b.measurements.begin(), b.measurements.end(), [&](auto& p) { return p.first == m; });
     if (it == b.measurements.end()) continue;
-    double bv = it->second, t = tol.of(name, m);
+    const ToleranceRule* rule = tol.rule_for(name, m);
+    double bv = it->second, t = rule ? rule->tolerance : tol.fallback;
     if (t < 0 || (std::isnan(bv) && std::isnan(nv))) continue;
     double diff = std::fabs(nv - bv);
     bool moved = std::isnan(bv) != std::isnan(nv) || (diff > 1e-12 && diff / std::max(std::fabs(bv), 1e-12) > t);
@@ -84,11 +85,17 @@ void compare_measurements(const std::string& name, const Outcome& b, const Outco
     i.base_value = bv;
     i.new_value = nv;
     i.tolerance = t;
+    if (rule) i.tolerance_class = rule->cls;
     out->push_back(i);
   }
 }
 
 }  // namespace
+
+std::string outcome_category(const std::string& outcome) {
+  if (outcome.rfind("timeout", 0) == 0) return "timeout";
+  return outcome;
+}
 
 CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol_in) {
   CompareResult r;
@@ -123,7 +130,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   Tolerances tol = tol_in;
   if (known)
     for (auto& t : known->tolerances) tol.overrides.push_back(t);
-  tol.overrides.emplace_back("outcome_*", -1);
+  tol.overrides.push_back({"outcome_*", -1, "litmus histogram", "a random histogram: compared only when asked"});
 
   std::set<const KnownEntry*> used;
   auto classify = [&](const CaseRow& row, const Outcome* b, const Outcome* n) {
@@ -134,6 +141,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
     auto add = [&](Change k, const KnownEntry* why = nullptr) {
       CompareItem i = item(k, row.name, b, n);
       if (why) i.note = known_note(why);
+      if (why) i.finding = why->cls;
       r.items.push_back(i);
     };
     if (!n) return add(Change::removed);
@@ -160,7 +168,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, &r.items);
     } else if (nv == Verdict::recorded && bv == Verdict::recorded) {
       // The documents promise nothing, so a change is news about the GPU or driver, not a regression.
-      if (b->fact("outcome") != n->fact("outcome")) add(Change::behaviour_changed);
+      if (outcome_category(b->fact("outcome")) != outcome_category(n->fact("outcome"))) add(Change::behaviour_changed);
     } else if (nv == Verdict::not_supported && ran(bv)) {
       add(fl ? Change::known_flake : Change::coverage_lost, fl);
     } else if (bv != nv) {
@@ -199,25 +207,52 @@ std::string verdicts(const CompareItem& i) {
   return i.base_verdict + " -> " + i.new_verdict;
 }
 
-// The order and headings of both renderings: regressions first, then what is known, then news.
+// The order and headings of both renderings: regressions first, then what is known (known
+// failures by finding class, what can break a kernel first), then news.
 struct Group {
-  const char* title;
+  std::string title;
   std::vector<Change> kinds;
+  bool by_class = false;  // only items of `cls`
+  FindingClass cls = FindingClass::none;
+  bool holds(const CompareItem& i) const {
+    return std::find(kinds.begin(), kinds.end(), i.kind) != kinds.end() && (!by_class || i.finding == cls);
+  }
 };
 const std::vector<Group>& groups() {
-  static const std::vector<Group> g = {
-      {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved}},
-      {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
-      {"FIXED", {Change::fixed}},
-      {"KNOWN (not gating)", {Change::known_failure, Change::known_flake}},
+  static const std::vector<Group> g = [] {
+    std::vector<Group> v = {
+        {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved}},
+        {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
+        {"FIXED", {Change::fixed}},
+    };
+    for (FindingClass c : finding_classes())
+      v.push_back({"KNOWN FAILURES, " + std::string(to_string(c)) + ": " + finding_class_title(c) + " (not gating)",
+                   {Change::known_failure}, true, c});
+    v.push_back({"KNOWN FAILURES, unclassified (not gating)", {Change::known_failure}, true, FindingClass::none});
+    v.push_back({"KNOWN FLAKES (not gating)", {Change::known_flake}});
+    for (Group x : std::vector<Group>{
       {"FLAKY: passed only on a re-run (add to known_flakes if it recurs)", {Change::flaky}},
       {"STILL FAILING (failed in BASE too; not in the known list)", {Change::still_failing}},
       {"UNDEFINED BEHAVIOUR CHANGED (recorded outcome differs; not gating)", {Change::behaviour_changed}},
       {"OTHER VERDICT CHANGES", {Change::verdict_changed}},
       {"MEASUREMENTS ON ANOTHER GPU MODEL (shown, not gating)", {Change::measurement_other_device}},
       {"CASES ADDED / REMOVED", {Change::added, Change::removed}},
-  };
+    })
+      v.push_back(x);
+    return v;
+  }();
   return g;
+}
+
+// " (runtime 3, tool-accepts-forbidden 12)": the known failures per finding class, runtime first.
+std::string by_class(const CompareResult& r) {
+  std::string s;
+  for (FindingClass c : finding_classes()) {
+    int n = 0;
+    for (auto& i : r.items) n += i.kind == Change::known_failure && i.finding == c;
+    if (n) s += (s.empty() ? " (" : ", ") + std::string(to_string(c)) + " " + std::to_string(n);
+  }
+  return s.empty() ? s : s + ")";
 }
 
 std::string summary_line(const CompareResult& r) {
@@ -226,7 +261,7 @@ std::string summary_line(const CompareResult& r) {
     << r.count(Change::coverage_lost) << " coverage lost, " << r.count(Change::measurement_moved)
     << " measurement(s) moved; " << r.count(Change::measurement_other_device)
     << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
-    << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s), "
+    << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s)" << by_class(r) << ", "
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
     << r.count(Change::still_failing) << " still failing, " << r.count(Change::behaviour_changed)
     << " undefined behaviour(s) changed, " << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed";
@@ -254,14 +289,15 @@ std::string compare_text(const CompareResult& r) {
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
     for (auto& i : r.items)
-      if (std::find(g.kinds.begin(), g.kinds.end(), i.kind) != g.kinds.end()) its.push_back(&i);
+      if (g.holds(i)) its.push_back(&i);
     if (its.empty()) continue;
     o << "\n" << g.title << " (" << its.size() << ")\n";
     for (auto* i : its) {
       o << "  " << to_string(i->kind) << ": " << i->name;
       if (i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device) {
         o << "  " << i->measurement << " " << number_text(i->base_value) << " -> " << number_text(i->new_value) << " ("
-          << pct(i->base_value, i->new_value) << ", tolerance " << number_text(i->tolerance * 100) << "%)\n";
+          << pct(i->base_value, i->new_value) << ", tolerance " << number_text(i->tolerance * 100) << "%"
+          << (i->tolerance_class.empty() ? "" : ", class " + i->tolerance_class) << ")\n";
         continue;
       }
       o << "  [" << verdicts(*i) << "]";
@@ -305,7 +341,7 @@ std::string compare_markdown(const CompareResult& r) {
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
     for (auto& i : r.items)
-      if (std::find(g.kinds.begin(), g.kinds.end(), i.kind) != g.kinds.end()) its.push_back(&i);
+      if (g.holds(i)) its.push_back(&i);
     if (its.empty()) continue;
     o << "\n### " << g.title << " (" << its.size() << ")\n\n| change | case | verdicts / values | reason |\n|---|---|---|---|\n";
     for (auto* i : its) {

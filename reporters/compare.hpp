@@ -36,7 +36,14 @@ struct CompareItem {
   std::string note;                             // the known entry's reason and where it is
   std::string measurement;
   double base_value = 0, new_value = 0, tolerance = 0;
+  std::string tolerance_class;  // the known file's class of that tolerance ("" when none)
+  FindingClass finding = FindingClass::none;  // known failures and unexpected passes: the entry's class
 };
+
+// The comparable category of a recorded (undefined-behaviour) outcome: facts.outcome, with the
+// two ways a hang is recorded ("timeout" by the worker's own bounded wait, "timeout (worker
+// killed)" by the supervisor) made one.
+std::string outcome_category(const std::string& outcome);
 
 struct CompareResult {
   std::string base_file, new_file, base_device, new_device, base_toolchain, new_toolchain;

@@ -290,8 +290,11 @@ std::string single_report(const Fleet& f, const KnownList* known, const std::str
 
   o << "<section id=\"failures\"><h2>Failing cases (" << failing << ")</h2>";
   if (!failing) o << "<p class=\"ok\">No case failed.</p>";
-  for (auto& c : f.cases)
-    if (c.by_run[0] && is_failure(c.by_run[0]->verdict)) failing_case(o, c, *c.by_run[0], known_label(known, c, run), "");
+  // Grouped: failures the known list does not explain first, then known ones by finding class.
+  for (auto& g : failures_by_class(f, 0, known)) {
+    o << "<h3 class=\"group\">" << esc(g.title) << " (" << g.cases.size() << ")</h3>";
+    for (const CaseRow* c : g.cases) failing_case(o, *c, *c->by_run[0], known_label(known, *c, run), "");
+  }
   o << "</section>";
 
   if (counts["flake"]) {

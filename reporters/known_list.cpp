@@ -25,18 +25,25 @@ std::regex compile(const std::string& file, const YAML::Node& n, const std::stri
   }
 }
 
-std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& list, const char* section) {
+std::string class_names() {
+  std::string s;
+  for (FindingClass c : finding_classes()) s += (s.empty() ? "" : ", ") + std::string(to_string(c));
+  return s;
+}
+
+std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& list, const char* section,
+                                     bool class_required) {
   std::vector<KnownEntry> out;
   if (!list.IsDefined() || list.IsNull()) return out;
   if (!list.IsSequence()) bad(file, list, std::string(section) + " must be a list of {id|regex, reason}");
-  static const std::set<std::string> keys = {"id", "regex", "reason", "issue", "device", "driver"};
+  static const std::set<std::string> keys = {"id", "regex", "reason", "class", "issue", "device", "driver"};
   for (auto item : list) {
     if (!item.IsMap()) bad(file, item, std::string(section) + ": each entry is a mapping with id or regex, and reason");
     KnownEntry e;
     e.where = at(file, item);
     for (auto it = item.begin(); it != item.end(); ++it) {
       std::string k = it->first.Scalar();
-      if (!keys.count(k)) bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, issue, device, driver)");
+      if (!keys.count(k)) bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver)");
       if (!it->second.IsScalar()) bad(file, it->second, "'" + k + "' must be a string");
     }
     e.id = item["id"].as<std::string>("");
@@ -47,6 +54,12 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     e.driver = item["driver"].as<std::string>("");
     if (e.id.empty() == e.pattern.empty()) bad(file, item, "give exactly one of 'id' and 'regex'");
     if (e.reason.empty()) bad(file, item, "'" + e.what() + "' needs a 'reason'");
+    if (item["class"].IsDefined()) {
+      if (!parse_finding_class(item["class"].as<std::string>(""), &e.cls))
+        bad(file, item["class"], "unknown class '" + item["class"].as<std::string>("") + "' (" + class_names() + ")");
+    } else if (class_required) {
+      bad(file, item, "'" + e.what() + "' needs a 'class' (" + class_names() + ")");
+    }
     if (!e.pattern.empty()) e.re = compile(file, item["regex"], e.pattern);
     if (!e.device.empty()) e.device_re = compile(file, item["device"], e.device);
     if (!e.driver.empty()) e.driver_re = compile(file, item["driver"], e.driver);
@@ -69,6 +82,43 @@ double parse_tolerance(const std::string& v, bool* ok) {
 }
 
 }  // namespace
+
+const char* to_string(FindingClass c) {
+  switch (c) {
+    case FindingClass::runtime: return "runtime";
+    case FindingClass::tool_accepts_forbidden: return "tool-accepts-forbidden";
+    case FindingClass::tool_rejects_allowed: return "tool-rejects-allowed";
+    case FindingClass::performance: return "performance";
+    case FindingClass::none: return "unclassified";
+  }
+  return "?";
+}
+
+const char* finding_class_title(FindingClass c) {
+  switch (c) {
+    case FindingClass::runtime: return "wrong data or a fault at run time";
+    case FindingClass::tool_accepts_forbidden: return "the tool accepts what the documents forbid";
+    case FindingClass::tool_rejects_allowed: return "the tool rejects what the documents allow";
+    case FindingClass::performance: return "a documented performance property does not hold";
+    case FindingClass::none: return "unclassified";
+  }
+  return "?";
+}
+
+const std::vector<FindingClass>& finding_classes() {
+  static const std::vector<FindingClass> all = {FindingClass::runtime, FindingClass::tool_accepts_forbidden,
+                                                FindingClass::tool_rejects_allowed, FindingClass::performance};
+  return all;
+}
+
+bool parse_finding_class(const std::string& s, FindingClass* out) {
+  for (FindingClass c : finding_classes())
+    if (s == to_string(c)) {
+      *out = c;
+      return true;
+    }
+  return false;
+}
 
 bool KnownEntry::matches(const CaseRow& c, const RunInfo* run) const {
   if (!id.empty()) {
@@ -94,13 +144,18 @@ const KnownEntry* KnownList::flake(const CaseRow& c, const RunInfo* run) const {
   return nullptr;
 }
 
-double Tolerances::of(const std::string& case_name, const std::string& measurement) const {
+const ToleranceRule* Tolerances::rule_for(const std::string& case_name, const std::string& measurement) const {
   std::string both = case_name + ":" + measurement;
-  for (auto& [glob, tol] : overrides) {
-    const std::string& subject = glob.find(':') == std::string::npos ? measurement : both;
-    if (fnmatch(glob.c_str(), subject.c_str(), 0) == 0) return tol;
+  for (auto& r : overrides) {
+    const std::string& subject = r.glob.find(':') == std::string::npos ? measurement : both;
+    if (fnmatch(r.glob.c_str(), subject.c_str(), 0) == 0) return &r;
   }
-  return fallback;
+  return nullptr;
+}
+
+double Tolerances::of(const std::string& case_name, const std::string& measurement) const {
+  const ToleranceRule* r = rule_for(case_name, measurement);
+  return r ? r->tolerance : fallback;
 }
 
 bool Tolerances::parse(const std::string& text, std::string* error) {
@@ -116,7 +171,7 @@ bool Tolerances::parse(const std::string& text, std::string* error) {
       fallback = parse_tolerance(part, &ok);
       if (fallback < 0) ok = false;
     } else {
-      overrides.emplace_back(part.substr(0, eq), parse_tolerance(part.substr(eq + 1), &ok));
+      overrides.push_back({part.substr(0, eq), parse_tolerance(part.substr(eq + 1), &ok), "", ""});
     }
     if (!ok) {
       *error = "bad tolerance '" + part + "' (a relative change such as 0.25, or GLOB=0.5, or GLOB=off)";
@@ -144,16 +199,32 @@ KnownList load_known(const std::string& path) {
     if (key != "known_failures" && key != "known_flakes" && key != "tolerances")
       bad(path, it->first, "unknown key '" + key + "' (known_failures, known_flakes, tolerances)");
   }
-  k.failures = read_entries(path, root["known_failures"], "known_failures");
-  k.flakes = read_entries(path, root["known_flakes"], "known_flakes");
+  k.failures = read_entries(path, root["known_failures"], "known_failures", true);
+  k.flakes = read_entries(path, root["known_flakes"], "known_flakes", false);
   YAML::Node tol = root["tolerances"];
   if (tol.IsDefined() && !tol.IsNull()) {
     if (!tol.IsMap()) bad(path, tol, "tolerances must map a measurement glob to a number or off");
+    // GLOB: 0.5 | off, or GLOB: {tolerance: 0.5 | off, class: NAME, evidence: TEXT}
     for (auto it = tol.begin(); it != tol.end(); ++it) {
+      const std::string glob = it->first.Scalar();
+      ToleranceRule r{glob, 0, "", ""};
+      YAML::Node value = it->second;
+      if (value.IsMap()) {
+        for (auto f = value.begin(); f != value.end(); ++f) {
+          const std::string key = f->first.Scalar();
+          if (key != "tolerance" && key != "class" && key != "evidence")
+            bad(path, f->first, "unknown key '" + key + "' in the tolerance of '" + glob + "' (tolerance, class, evidence)");
+          if (!f->second.IsScalar()) bad(path, f->second, "'" + key + "' of the tolerance of '" + glob + "' must be a string or number");
+        }
+        r.cls = value["class"].as<std::string>("");
+        r.evidence = value["evidence"].as<std::string>("");
+        value = value["tolerance"];
+        if (!value.IsDefined()) bad(path, it->second, "the tolerance of '" + glob + "' needs 'tolerance: NUMBER|off'");
+      }
       bool ok = false;
-      double v = it->second.IsScalar() ? parse_tolerance(it->second.Scalar(), &ok) : 0;
-      if (!ok) bad(path, it->second, "tolerance for '" + it->first.Scalar() + "' must be a number >= 0 or off");
-      k.tolerances.emplace_back(it->first.Scalar(), v);
+      r.tolerance = value.IsScalar() ? parse_tolerance(value.Scalar(), &ok) : 0;
+      if (!ok) bad(path, value, "tolerance for '" + glob + "' must be a number >= 0 or off");
+      k.tolerances.push_back(r);
     }
   }
   return k;

@@ -11,10 +11,26 @@
 
 namespace cuconform {
 
+// What kind of finding a known failure is, in the order an upgrade check shows them: what can
+// break a kernel first. Every known failure names one (`class:`).
+enum class FindingClass {
+  runtime,                 // wrong data or a fault at run time
+  tool_accepts_forbidden,  // the compiler/assembler/driver API accepts what the documents forbid
+  tool_rejects_allowed,    // ... rejects what the documents allow
+  performance,             // a documented performance property does not hold
+  none,                    // not given (known flakes may omit it)
+};
+const char* to_string(FindingClass c);
+const char* finding_class_title(FindingClass c);  // "wrong data or a fault at run time"
+bool parse_finding_class(const std::string& s, FindingClass* out);
+// The classes in report order (runtime first), without `none`.
+const std::vector<FindingClass>& finding_classes();
+
 struct KnownEntry {
   std::string id;       // a case name, or a rule id (then every case of the rule)
   std::string pattern;  // or a regex searched in the case name
   std::string reason, issue;
+  FindingClass cls = FindingClass::none;
   std::string device, driver;  // optional regexes: the entry applies only on matching runs
   std::string where;           // FILE:LINE, for messages
   std::regex re, device_re, driver_re;
@@ -22,13 +38,24 @@ struct KnownEntry {
   std::string what() const { return id.empty() ? "/" + pattern + "/" : id; }
 };
 
+// One tolerance override: a glob, its relative tolerance (negative: `off`, never compared), and
+// the noise class it belongs to with the evidence for its width (known.yaml; empty on the
+// command line).
+struct ToleranceRule {
+  std::string glob;
+  double tolerance = 0;
+  std::string cls, evidence;
+};
+
 // Relative tolerances by measurement: the first matching override wins, else the default.
 // A glob with ':' is matched against "CASE:MEASUREMENT", one without against the measurement.
 // A negative tolerance means "never compared" (written `off`).
 struct Tolerances {
   double fallback = 0.25;
-  std::vector<std::pair<std::string, double>> overrides;
+  std::vector<ToleranceRule> overrides;
   double of(const std::string& case_name, const std::string& measurement) const;
+  // The override that decides (nullptr: the default applies).
+  const ToleranceRule* rule_for(const std::string& case_name, const std::string& measurement) const;
   // "0.25" or "0.25,*_cycles=0.5,outcome_*=off" or "ratio=0.1"; false with `error` on bad text.
   bool parse(const std::string& text, std::string* error);
 };
@@ -36,7 +63,7 @@ struct Tolerances {
 struct KnownList {
   std::string file;
   std::vector<KnownEntry> failures, flakes;
-  std::vector<std::pair<std::string, double>> tolerances;  // from the file's `tolerances:`
+  std::vector<ToleranceRule> tolerances;  // from the file's `tolerances:`
   const KnownEntry* failure(const CaseRow& c, const RunInfo* run) const;
   const KnownEntry* flake(const CaseRow& c, const RunInfo* run) const;
 };

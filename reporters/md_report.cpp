@@ -63,14 +63,18 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
     for (Verdict v : all_verdicts()) o << " **" << n[to_string(v)] << "** |";
     o << "\n";
     if (failing) {
-      o << "\n### Failing cases (" << failing << ")\n\n| case | verdict | reason | expected | observed | known |\n|---|---|---|---|---|---|\n";
+      // Grouped: what the known list does not explain first, then known failures by class.
+      o << "\n### Failing cases (" << failing << ")\n";
       int shown = 0;
-      for (auto& c : f.cases) {
-        if (!c.by_run[0] || !is_failure(c.by_run[0]->verdict) || shown >= kMaxRows) continue;
-        const Outcome& r = *c.by_run[0];
-        o << "| `" << c.name << "` | " << to_string(r.verdict) << " | " << cell(r.reason) << " | " << cell(r.expected, 100) << " | "
-          << cell(r.observed, 100) << " | " << cell(known_label(known, c, run)) << " |\n";
-        ++shown;
+      for (auto& g : failures_by_class(f, 0, known)) {
+        o << "\n**" << g.title << "** (" << g.cases.size() << ")\n\n| case | verdict | reason | expected | observed | known |\n|---|---|---|---|---|---|\n";
+        for (const CaseRow* c : g.cases) {
+          if (shown >= kMaxRows) break;
+          const Outcome& r = *c->by_run[0];
+          o << "| `" << c->name << "` | " << to_string(r.verdict) << " | " << cell(r.reason) << " | " << cell(r.expected, 100) << " | "
+            << cell(r.observed, 100) << " | " << cell(known_label(known, *c, run)) << " |\n";
+          ++shown;
+        }
       }
       more(shown, failing);
     }

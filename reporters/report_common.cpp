@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "reporters/report_common.hpp"
 
 #include <regex>
@@ -29,8 +30,34 @@ const char* measure_kind_title(MeasureKind k) {
 std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run) {
   if (!known) return "";
   if (auto* e = known->flake(c, &run)) return "known flake: " + e->reason;
-  if (auto* e = known->failure(c, &run)) return "known failure: " + e->reason;
+  if (auto* e = known->failure(c, &run)) return "known failure (" + std::string(to_string(e->cls)) + "): " + e->reason;
   return "";
+}
+
+std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known) {
+  std::vector<FailureGroup> g;
+  g.push_back({"not in the known list", {}});
+  for (FindingClass c : finding_classes())
+    g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}});
+  g.push_back({"known, unclassified", {}});
+  g.push_back({"known flakes", {}});
+  const RunInfo& info = f.runs.at(run);
+  for (auto& c : f.cases) {
+    if (!c.by_run[run] || !is_failure(c.by_run[run]->verdict)) continue;
+    std::size_t at = 0;
+    if (known && known->flake(c, &info)) {
+      at = g.size() - 1;
+    } else if (const KnownEntry* e = known ? known->failure(c, &info) : nullptr) {
+      const auto& all = finding_classes();
+      auto it = std::find(all.begin(), all.end(), e->cls);
+      at = it == all.end() ? all.size() + 1 : static_cast<std::size_t>(it - all.begin()) + 1;
+    }
+    g[at].cases.push_back(&c);
+  }
+  std::vector<FailureGroup> out;
+  for (auto& x : g)
+    if (!x.cases.empty()) out.push_back(std::move(x));
+  return out;
 }
 
 std::vector<std::string> areas_of(const Fleet& f) {

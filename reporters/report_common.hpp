@@ -15,8 +15,17 @@ enum class MeasureKind { cycles, ratio, throughput, outcome, other };
 MeasureKind measure_kind(const std::string& name);
 const char* measure_kind_title(MeasureKind k);
 
-// "known failure: REASON" / "known flake: REASON" for a failing outcome, or "".
+// "known failure (runtime): REASON" / "known flake: REASON" for a failing outcome, or "".
 std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run);
+
+// The failing cases of run `run`, grouped as an upgrade check reads them: failures the known
+// list does not explain first, then known failures by finding class (runtime first: what can
+// break a kernel), then known flakes. `title` heads each group.
+struct FailureGroup {
+  std::string title;
+  std::vector<const CaseRow*> cases;
+};
+std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known);
 std::vector<std::string> areas_of(const Fleet& f);  // sorted
 int failures_in(const Fleet& f, std::size_t run);
 std::string verdict_abbrev(const std::string& v);  // P F T C NS PL

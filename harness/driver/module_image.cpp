@@ -106,27 +106,35 @@ ModuleImage module_image(const EmbeddedModule& m, const std::string& sm_arch) {
   const std::string ptx_arch = ptx_arch_for(m, sm_arch);
   if (ptx_arch.empty())
     throw std::runtime_error("this build embeds no PTX of " + m.name + " that can serve " + sm_arch);
-  const std::string ptx(m.ptx_for(ptx_arch));
-  const std::string entry = m.name + "." + sm_arch + "." + cg.name() + ".cubin";
+  return ptx_image(m.name, std::string(m.ptx_for(ptx_arch)), ptx_arch, sm_arch);
+}
+
+ModuleImage ptx_image(const std::string& name, const std::string& ptx, const std::string& ptx_arch, const std::string& sm_arch) {
+  const Codegen& cg = run_codegen();
+  ModuleImage img;
+  const std::string entry = name + "." + sm_arch + "." + cg.name() + ".cubin";
   if (cg.path == Codegen::Path::jit) {
     img.how = "driver JIT " + sm_arch + " from " + ptx_arch + " PTX";
     img.path = cached_file(entry, [&](const std::string& p) {
       JitResult j = driver_jit(ptx, sm_arch);
       if (j.status != CUDA_SUCCESS)
-        throw std::runtime_error("the driver's JIT refused " + m.name + " for " + sm_arch + ": " + cu_error_name(j.status) +
+        throw std::runtime_error("the driver's JIT refused " + name + " for " + sm_arch + ": " + cu_error_name(j.status) +
                                  (j.log.empty() ? "" : ": " + j.log.substr(0, 600)));
       write_whole_file(p, j.cubin);
     });
     return img;
   }
+  // sass: the toolkit's own ptxas, the assembler nvcc ran for the embedded SASS.
+  const std::string ptxas = cg.path == Codegen::Path::ptxas ? cg.ptxas : toolchain_tool("ptxas");
+  if (ptxas.empty()) throw std::runtime_error("no ptxas to assemble " + name + " on this code path");
   const std::string target = assembler_target(ptx_arch, sm_arch);
   std::string note;
-  img.path = cached_file(entry, [&](const std::string& p) { assemble_with_ptxas(cg.ptxas, ptx, target, p, &note); });
+  img.path = cached_file(entry, [&](const std::string& p) { assemble_with_ptxas(ptxas, ptx, target, p, &note); });
   // The note (a lowered .version) is known only to the process that assembled; say it again.
-  const std::string version = ptx_version_of(ptx), max = ptxas_info(cg.ptxas).max_ptx;
+  const std::string version = ptx_version_of(ptx), max = ptxas_info(ptxas).max_ptx;
   if (note.empty() && !max.empty() && !version.empty() && ptx_version_less(max, version))
     note = " (.version " + version + " lowered to " + max + ")";
-  img.how = "ptxas " + ptxas_info(cg.ptxas).version + " -arch=" + target + " from " + ptx_arch + " PTX" + note;
+  img.how = "ptxas " + ptxas_info(ptxas).version + " -arch=" + target + " from " + ptx_arch + " PTX" + note;
   return img;
 }
 

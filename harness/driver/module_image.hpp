@@ -20,6 +20,12 @@ struct ModuleImage {
 // Throws std::runtime_error when the toolchain cannot make it (the message says why).
 ModuleImage module_image(const EmbeddedModule& m, const std::string& sm_arch);
 
+// A cubin of any PTX text (of virtual arch `ptx_arch`) for `sm_arch` on the run's code path: the
+// driver's JIT (jit), that ptxas (ptxas=PATH), or the build toolkit's ptxas (sass: the assembler
+// nvcc ran). Cached in the run cache as `name`.<arch>.<path>.cubin. Codegen rules compile twins
+// of a kernel with this (its PTX less one construct). Throws std::runtime_error as module_image.
+ModuleImage ptx_image(const std::string& name, const std::string& ptx, const std::string& ptx_arch, const std::string& sm_arch);
+
 // The arch whose code a device of this CC runs: sm_90a on 9.0 (arch-specific features), else sm_XY.
 std::string device_sm_arch(int cc_major, int cc_minor);
 

@@ -114,6 +114,7 @@ TEST_CASE("compare: known failures and flakes do not gate -- a known failure tha
              "known_failures:\n"
              "  - id: " + kL1Case + "\n"
              "    reason: driver bug 4242, fixed in 590\n"
+             "    class: runtime\n"
              "    driver: '^580\\.'\n");
   Exe k = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/known.yaml'");
   INFO(k.out);
@@ -125,7 +126,7 @@ TEST_CASE("compare: known failures and flakes do not gate -- a known failure tha
   CHECK(fixed.rc == 0);
   CHECK(has(fixed.out, "unexpected pass: " + kL1Case));
   // An entry scoped to another driver does not apply: the failure gates again.
-  write_text(dir + "/other.yaml", "known_failures:\n  - id: " + kL1Case + "\n    reason: r\n    driver: '^590\\.'\n");
+  write_text(dir + "/other.yaml", "known_failures:\n  - id: " + kL1Case + "\n    reason: r\n    class: performance\n    driver: '^590\\.'\n");
   CHECK(cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/other.yaml'").rc == 1);
   write_text(dir + "/flakes.yaml", "known_flakes:\n  - regex: '^ldgsts\\.l1\\.access'\n    reason: L1 timing is noisy under MPS\n");
   Exe fl = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/flakes.yaml'");
