@@ -18,9 +18,10 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         --codegen sass|jit|ptxas=FILE: the code path under test: the
                                         SASS nvcc embedded (default), the driver's JIT of the embedded
                                         PTX, or that PTX assembled by another ptxas
-                                        --jobs N: GPU lanes side by side (default: from the GPU's SMs,
-                                        memory and the CPU cores, at most 8; $CUCONFORM_JOBS); cases
-                                        that time something still get the GPU to themselves
+                                        --jobs N: GPU lanes side by side for shared cases (default: from
+                                        the GPU's SMs, memory and the CPU cores, at most 8;
+                                        $CUCONFORM_JOBS); cases that time something get the GPU to
+                                        themselves, isolated cases run one at a time
                                         --timing: where the run's time went, and the 20 slowest rules
   lint                                  validate specs/ strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in

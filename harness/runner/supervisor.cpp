@@ -112,7 +112,10 @@ void reap_exiting(std::vector<pid_t>& pids, double grace_s) {
 }
 
 // Runs one batch in one worker; returns how many cases of the batch got a result.
-std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane) {
+// `reap_later`: once every result is in, leave the worker's exit to reap_exiting() instead of
+// waiting for it (never for isolated cases: their context's teardown, after a fault above all,
+// must be over before the next one starts).
+std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane, bool reap_later) {
   const SuperviseOptions& opt = sh.opt;
   const auto spawned = Clock::now();
   Worker w = spawn(opt.specs_dir, batch);
@@ -222,7 +225,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     }
   }
   int status = 0;
-  if (finished == batch.size() && !timed_out && !sh.stopping()) {
+  if (reap_later && finished == batch.size() && !timed_out && !sh.stopping()) {
     // Every result is in: leave the exit to the reaper (see reap_exiting).
     if (w.log >= 0) close(w.log);
     close(w.proto);
@@ -271,9 +274,9 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
 }
 
 // Runs `batch` to the end: a worker that dies leaves the rest to a fresh one.
-void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane) {
+void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane, bool reap_later) {
   while (!batch.empty() && !sh.stopping()) {
-    run_batch(batch, sh, gpu_lane);
+    run_batch(batch, sh, gpu_lane, reap_later);
     std::vector<const Case*> rest;
     {
       std::lock_guard<std::mutex> lock(sh.mu);
@@ -309,7 +312,7 @@ class ItemQueue {
 
 void run_item(const Item& item, Shared& sh, bool gpu_lane) {
   const auto t0 = Clock::now();
-  run_all(item.cases, sh, gpu_lane);
+  run_all(item.cases, sh, gpu_lane, !item.isolated);
   if (!item.isolated || !gpu_lane) return;
   std::lock_guard<std::mutex> lock(sh.mu);
   sh.out.timing.isolated_s += seconds_since(t0);
@@ -366,9 +369,10 @@ int default_host_lanes() {
 SuperviseOutcome supervise(const std::vector<const Case*>& cases, const SuperviseOptions& opt) {
   SuperviseOutcome out;
   Shared sh{opt, out, {}, {}, {}};
-  std::vector<const Case*> gpu_cases, alone_cases, host_cases;
+  std::vector<const Case*> gpu_cases, alone_cases, isolated_cases, host_cases;
   for (const Case* c : cases) {
     if (!case_needs_driver(*c) && !c->isolated) host_cases.push_back(c);
+    else if (c->isolated) isolated_cases.push_back(c);
     else if (!gpu_alone_reason(*c).empty()) alone_cases.push_back(c);
     else gpu_cases.push_back(c);
   }
@@ -393,20 +397,29 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       t.host_lanes_s = seconds_since(t0);
     });
   }
-  // 1. The parallel GPU lanes.
+  // 1. The parallel GPU lanes: shared cases only.
   ItemQueue gpu_queue(make_items(gpu_cases, chunk_size(gpu_cases.size(), gpu_lanes), [](const Case&) { return false; }));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.parallel_phase_s = seconds_since(t0);
   }
-  // 2. The GPU to themselves: shared ones in one worker, then each isolated one.
+  // 2. The GPU to themselves: the shared ones in one worker.
   const auto t1 = Clock::now();
   ItemQueue alone_queue(make_items(alone_cases, alone_cases.size() + 1, [](const Case&) { return false; }));
   run_lanes(alone_queue, 1, sh, true);
+  // 3. Isolated cases one at a time, nothing else on the GPU, each worker gone before the next
+  //    starts. Run side by side they took 23.6 s instead of ~45, but on 2026-11-25 three of them
+  //    faulting within 0.2 s of each other (Xid 13/43) left the H100's GSP without an answer to
+  //    a STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after
+  //    eight such runs had gone through: on a shared host that costs everyone the GPU.
+  const auto t2 = Clock::now();
+  ItemQueue isolated_queue(make_items(isolated_cases, 1, [](const Case&) { return false; }));
+  run_lanes(isolated_queue, 1, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
-    t.alone_phase_s = seconds_since(t1);
+    t.alone_phase_s = seconds_since(t1) - seconds_since(t2);
+    t.isolated_phase_s = seconds_since(t2);
     t.alone_cases = static_cast<int>(alone_cases.size());
     t.gpu_lane_s = seconds_since(t0);
   }

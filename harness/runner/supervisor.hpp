@@ -7,10 +7,13 @@
 //
 // Lanes (harness/runner/schedule.hpp says which case goes where):
 //   1. GPU lanes, several at once on the same GPU, each running one worker at a time: chunks
-//      of shared cases, and isolated cases one per process;
+//      of shared cases;
 //   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
-//      outcomes), one worker at a time with nothing else on the GPU;
-//   host lanes beside both: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
+//      outcomes), in one worker with nothing else on the GPU;
+//   3. then the isolated cases (expected faults, undefined behaviour), one process at a time
+//      with nothing else on the GPU (supervisor.cpp says why: faults side by side once left an
+//      H100 needing a reset);
+//   host lanes beside all of this: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
 #include <functional>
 #include <string>
@@ -26,7 +29,7 @@ struct SuperviseOptions {
   double startup_s = 60;  // a worker's allowance to start and open the GPU
   double slack_s = 5;     // added to each case's timeout_s before it is killed
   int host_lanes = 0;     // lanes for host-only cases; 0: the CPU cores less two, 1 to 8
-  int gpu_lanes = 0;      // parallel GPU lanes; 0: default_gpu_lanes() (from the GPU and the cores)
+  int gpu_lanes = 0;      // parallel GPU lanes for shared cases; 0: default_gpu_lanes() (from the GPU and the cores)
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
@@ -39,6 +42,7 @@ struct SuperviseTiming {
   double gpu_lane_s = 0;      // wall time of all GPU work (the parallel lanes, then the GPU-alone phase)
   double parallel_phase_s = 0;  // wall time of the parallel GPU lanes
   double alone_phase_s = 0;     // wall time of the cases that had the GPU to themselves
+  double isolated_phase_s = 0;  // wall time of the isolated cases, one at a time
   int alone_cases = 0;
   int gpu_lane_count = 0;
   std::string gpu_lanes_why;    // how the lane count was chosen

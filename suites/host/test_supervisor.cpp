@@ -124,7 +124,7 @@ TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host
   CHECK(out.timing.isolated_cases == 1);
 }
 
-TEST_CASE("isolated cases run side by side in GPU lanes, each in a process of its own, with the verdicts and outcomes of one lane", "[host][isolation]") {
+TEST_CASE("isolated cases run one at a time, each in a process of its own, whatever the lane count", "[host][isolation]") {
   const std::vector<std::string> names = {
       "selftest.undefined.ok",          "selftest.undefined.fault",          "selftest.undefined.abort",
       "selftest.undefined.hang",        "selftest.negative.violation.pid",   "selftest.undefined_pair.violation.ok",
@@ -143,6 +143,5 @@ TEST_CASE("isolated cases run side by side in GPU lanes, each in a process of it
   }
   CHECK(a.timing.isolated_cases == 6);
   CHECK(b.timing.isolated_cases == 6);
-  CHECK(b.timing.gpu_lane_count == 4);
   CHECK(a.workers_started == b.workers_started);  // 6 isolated + the host lane's worker
 }
