@@ -157,7 +157,14 @@ def run_cases(exe, globs, out_json):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     if not os.path.exists(out_json):
         return {}
-    return {c["name"]: c for c in json.load(open(out_json))["cases"]}
+    run = json.load(open(out_json))
+    # A run that lost its GPU turns every GPU case not-supported, which would read as "coverage
+    # lost" and so as caught (seen 2026-11-25: the H100 needed a reset in the middle of a
+    # mutation run, and every mutant came out "caught"). Such a run judges nothing.
+    if any("gpu" in c.get("tags", []) for c in run["cases"]) and not run.get("device", {}).get("available"):
+        raise SystemExit("kernel-mutation: " + out_json + ": no usable GPU in this run ("
+                         + run.get("device", {}).get("error", "?") + "); nothing is judged without one")
+    return {c["name"]: c for c in run["cases"]}
 
 
 def category(c):
