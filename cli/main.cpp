@@ -27,6 +27,11 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
+  history  add RESULTS.json...          store runs in the history database (--db PATH or
+                                        postgresql://...; default $CUCONFORM_HISTORY_DB, else
+                                        results/history.sqlite); the same run twice is stored once
+           runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
+                                        [--config GLOB] [--last N] [--window N] [--min-flips K]
 
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
                                          --profile smoke (one case per rule, for every commit)
@@ -60,6 +65,7 @@ int main(int argc, char** argv) {
       {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, cmd_report}},
       {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
+      {"history", {{{"--db", "--format", "--config", "--last", "--window", "--min-flips"}, {}, false, 0, 1000000}, cmd_history}},
   };
   auto it = verbs.find(verb);
   if (it == verbs.end()) {
