@@ -1,6 +1,6 @@
 // The verbs that read results files back (reporters/README.md):
 //   report  RESULTS.json [--html F] [--md F] [--known K]        0 written, 2 bad input
-//   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F]
+//   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F] [--history DB [--last N]]
 //                                                               0 no regression, 1 regression, 2 bad input
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
 #include <filesystem>
@@ -9,6 +9,8 @@
 
 #include "cli/verbs.hpp"
 #include "harness/spec/coverage.hpp"
+#include "history/judge.hpp"
+#include "history/schema.hpp"
 #include "reporters/compare.hpp"
 #include "reporters/coverage_report.hpp"
 #include "reporters/html_report.hpp"
@@ -84,7 +86,16 @@ int compare(const Options& o) {
     std::cerr << "cuconform compare: " << error << "\n";
     return kExitBadInput;
   }
-  CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol);
+  // --history DB: NEW's measurements against the spread of its configuration's last runs.
+  std::unique_ptr<Db> db;
+  std::unique_ptr<HistoryJudge> judge;
+  if (o.has("--history")) {
+    QueryOptions q;
+    if (!history_query_options(o, &q, &error)) throw ResultsError(error);
+    db = open_history(o.get("--history"), false);
+    judge = std::make_unique<HistoryJudge>(*db, now, q);
+  }
+  CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol, judge.get());
   std::cout << compare_text(r);
   if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));
   return r.regressions() ? kExitFailed : kExitOk;

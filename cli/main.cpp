@@ -27,6 +27,8 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE]   what changed; exit 1 on regressions
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
+  compare ... --history DB [--last N]   tolerances from the last N runs of NEW's configuration
+                                        (median/MAD, Mann-Kendall) instead of a fixed percentage
   history  add RESULTS.json...          store runs in the history database (--db PATH or
                                         postgresql://...; default $CUCONFORM_HISTORY_DB, else
                                         results/history.sqlite); the same run twice is stored once
@@ -63,7 +65,7 @@ int main(int argc, char** argv) {
       {"errata", {{{}, {}, true}, cmd_errata}},
       {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
       {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, cmd_report}},
-      {"compare", {{{"--known", "--tolerance", "--md"}, {}, false, 2, 2}, cmd_compare}},
+      {"compare", {{{"--known", "--tolerance", "--md", "--history", "--last"}, {}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
       {"history", {{{"--db", "--format", "--config", "--last", "--window", "--min-flips"}, {}, false, 0, 1000000}, cmd_history}},
   };
