@@ -2,15 +2,18 @@
 // and what the nights in between say (history/, reporters/README.md "The history database"):
 //   history add RESULTS.json...             0 stored (or already there), 2 bad input: nothing stored
 //   history runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
+//   history report --html FILE              timeline grid, trend plots, changes, flaky cases
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "cli/verbs.hpp"
+#include "history/html.hpp"
 #include "history/render.hpp"
 #include "history/schema.hpp"
 #include "history/store.hpp"
+#include "reporters/results_json.hpp"  // write_file_atomically
 
 namespace cuconform {
 
@@ -42,7 +45,7 @@ std::string history_db_url(const Options& o) {
   return env && *env ? env : "results/history.sqlite";
 }
 
-const char* kSubcommands = "add, runs, changes, flaky or trend";
+const char* kSubcommands = "add, runs, changes, flaky, trend or report";
 
 // The flags each subcommand takes (--db: all of them).
 const std::map<std::string, std::set<std::string>>& subcommand_flags() {
@@ -52,6 +55,7 @@ const std::map<std::string, std::set<std::string>>& subcommand_flags() {
       {"changes", {"--format", "--config", "--window", "--min-flips"}},
       {"flaky", {"--format", "--config", "--last", "--min-flips"}},
       {"trend", {"--format", "--config", "--last"}},
+      {"report", {"--html", "--config", "--last", "--window", "--min-flips"}},
   };
   return m;
 }
@@ -103,7 +107,16 @@ int history(const Options& o) {
     std::cerr << "cuconform history " << sub << ": unexpected argument '" << args.back() << "'\n";
     return kExitBadInput;
   }
+  if (sub == "report" && !o.has("--html")) {
+    std::cerr << "cuconform history report: --html FILE is required\n";
+    return kExitBadInput;
+  }
   auto db = open_history(url, false);
+  if (sub == "report") {
+    write_file_atomically(o.get("--html"), history_html_page(*db, q));
+    std::cout << "html: " << o.get("--html") << "\n";
+    return kExitOk;
+  }
   DbTransaction tx(*db, false);  // one snapshot, whatever other runners add meanwhile
   HistoryIndex idx = load_index(*db);
   if (sub == "runs") {

@@ -1,5 +1,5 @@
 // The verbs that read results files back (reporters/README.md):
-//   report  RESULTS.json [--html F] [--md F] [--known K]        0 written, 2 bad input
+//   report  RESULTS.json [--html F] [--md F] [--known K] [--history DB]   0 written, 2 bad input
 //   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F] [--history DB [--last N]]
 //                                                               0 no regression, 1 regression, 2 bad input
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
@@ -9,8 +9,10 @@
 
 #include "cli/verbs.hpp"
 #include "harness/spec/coverage.hpp"
+#include "history/html.hpp"
 #include "history/judge.hpp"
 #include "history/schema.hpp"
+#include "history/store.hpp"
 #include "reporters/compare.hpp"
 #include "reporters/coverage_report.hpp"
 #include "reporters/html_report.hpp"
@@ -46,6 +48,14 @@ int report(const Options& o) {
   StatementIndex idx;
   auto cov = coverage_of_specs(o, &cat, &idx);
   std::string cov_md = cov ? "\n" + coverage_markdown(*cov, false) : "", cov_html = cov ? coverage_html(*cov) : "";
+  if (o.has("--history") && f.runs.size() == 1) {  // the history of this run's configuration, before the coverage
+    QueryOptions q;
+    std::string error;
+    if (!history_query_options(o, &q, &error)) throw ResultsError(error);
+    q.config_glob = run_identity(f.runs[0]).config_label();
+    auto db = open_history(o.get("--history"), false);
+    cov_html = history_html_sections(*db, q) + cov_html;
+  }
   std::string html = o.get("--html"), md = o.get("--md");
   if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
     std::cout << markdown_report(f, k, in, "") << cov_md;
