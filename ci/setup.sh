@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Installs what cuconform builds with: Catch2 2.13, yaml-cpp 0.7 and nlohmann/json 3.11
-# (Debian's catch2, libyaml-cpp-dev and nlohmann-json3-dev). On a runner without a package
+# Installs what cuconform builds with: Catch2 2.13, yaml-cpp 0.7, nlohmann/json 3.11, SQLite and
+# libpq's header (Debian's catch2, libyaml-cpp-dev, nlohmann-json3-dev, libsqlite3-dev, libpq-dev:
+# the history database). On a runner without a package
 # registry, .deps/debs/*.deb (downloaded by ci/fetch-debs.sh on a machine with apt and copied
 # here with the tree) are unpacked into .deps/prefix instead, which CMake finds on its own.
-# Extras used by some host tests (chromium, yamllint) are installed when apt-get can; their
-# tests say so and skip when they are absent.
+# Extras used by some host tests (chromium, yamllint, the PostgreSQL server) are installed when
+# apt-get can; their tests say so and skip when they are absent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-packages=(catch2 libyaml-cpp-dev nlohmann-json3-dev)
+packages=(catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev)
 debs=("$root"/.deps/debs/*.deb)
 
 if [ -e "${debs[0]}" ]; then
@@ -30,6 +31,7 @@ for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || need+=("$p"); done
 extras=()
 command -v chromium >/dev/null 2>&1 || extras+=(chromium)
 command -v yamllint >/dev/null 2>&1 || extras+=(yamllint)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || extras+=(postgresql)
 if [ ${#need[@]} -eq 0 ] && [ ${#extras[@]} -eq 0 ]; then
   echo "setup: dependencies already installed"
   exit 0
@@ -48,6 +50,6 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -q "${need[@]}" >/dev/null
 fi
 if [ ${#extras[@]} -gt 0 ]; then
-  echo "setup: apt-get install ${extras[*]} (optional: report rendering and YAML lint tests)"
+  echo "setup: apt-get install ${extras[*]} (optional: report rendering, YAML lint and history-on-PostgreSQL tests)"
   $sudo apt-get install -y -q --no-install-recommends "${extras[@]}" >/dev/null || echo "setup: optional extras not installed; their tests will say so"
 fi

@@ -1,6 +1,6 @@
 // The verbs that read results files back (reporters/README.md):
-//   report  RESULTS.json [--html F] [--md F] [--known K]        0 written, 2 bad input
-//   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F]
+//   report  RESULTS.json [--html F] [--md F] [--known K] [--history DB]   0 written, 2 bad input
+//   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F] [--history DB [--last N]]
 //                                                               0 no regression, 1 regression, 2 bad input
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
 #include <filesystem>
@@ -9,6 +9,10 @@
 
 #include "cli/verbs.hpp"
 #include "harness/spec/coverage.hpp"
+#include "history/html.hpp"
+#include "history/judge.hpp"
+#include "history/schema.hpp"
+#include "history/store.hpp"
 #include "reporters/compare.hpp"
 #include "reporters/coverage_report.hpp"
 #include "reporters/html_report.hpp"
@@ -44,6 +48,14 @@ int report(const Options& o) {
   StatementIndex idx;
   auto cov = coverage_of_specs(o, &cat, &idx);
   std::string cov_md = cov ? "\n" + coverage_markdown(*cov, false) : "", cov_html = cov ? coverage_html(*cov) : "";
+  if (o.has("--history") && f.runs.size() == 1) {  // the history of this run's configuration, before the coverage
+    QueryOptions q;
+    std::string error;
+    if (!history_query_options(o, &q, &error)) throw ResultsError(error);
+    q.config_glob = run_identity(f.runs[0]).config_label();
+    auto db = open_history(o.get("--history"), false);
+    cov_html = history_html_sections(*db, q) + cov_html;
+  }
   std::string html = o.get("--html"), md = o.get("--md");
   if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
     std::cout << markdown_report(f, k, in, "") << cov_md;
@@ -84,7 +96,16 @@ int compare(const Options& o) {
     std::cerr << "cuconform compare: " << error << "\n";
     return kExitBadInput;
   }
-  CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol);
+  // --history DB: NEW's measurements against the spread of its configuration's last runs.
+  std::unique_ptr<Db> db;
+  std::unique_ptr<HistoryJudge> judge;
+  if (o.has("--history")) {
+    QueryOptions q;
+    if (!history_query_options(o, &q, &error)) throw ResultsError(error);
+    db = open_history(o.get("--history"), false);
+    judge = std::make_unique<HistoryJudge>(*db, now, q);
+  }
+  CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol, judge.get());
   r.gate_time = o.has("--gate-time");
   std::cout << compare_text(r);
   if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));

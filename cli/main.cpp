@@ -34,6 +34,14 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         what changed; exit 1 on regressions (a wall time 25% above
                                         BASE's is reported, and a regression with --gate-time)
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
+  history  add RESULTS.json...          store runs in the history database (--db PATH or
+                                        postgresql://...; default $CUCONFORM_HISTORY_DB, else
+                                        results/history.sqlite); the same run twice is stored once
+           runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
+                                        [--config GLOB] [--last N] [--window N] [--min-flips K]
+           report --html FILE           timeline grid, trend plots, changes, flaky cases
+  compare/report ... --history DB [--last N]   compare: tolerances from the last N runs of NEW's
+                                        configuration (median/MAD, Mann-Kendall); report: + history
 
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
                                          --profile smoke (one case per rule, for every commit)
@@ -64,9 +72,10 @@ int main(int argc, char** argv) {
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
       {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
-      {"report", {{{"--html", "--md", "--known"}, {}, false, 1, 1}, cmd_report}},
-      {"compare", {{{"--known", "--tolerance", "--md"}, {"--gate-time"}, false, 2, 2}, cmd_compare}},
+      {"report", {{{"--html", "--md", "--known", "--history", "--last"}, {}, false, 1, 1}, cmd_report}},
+      {"compare", {{{"--known", "--tolerance", "--md", "--history", "--last"}, {"--gate-time"}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
+      {"history", {{{"--db", "--format", "--config", "--last", "--window", "--min-flips", "--html"}, {}, false, 0, 1000000}, cmd_history}},
   };
   auto it = verbs.find(verb);
   if (it == verbs.end()) {

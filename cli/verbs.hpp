@@ -17,6 +17,10 @@ int cmd_coverage(const Options& o);
 int cmd_report(const Options& o);
 int cmd_compare(const Options& o);
 int cmd_merge(const Options& o);
+// cuconform history (cmd_history.cpp); compare and report take --history DB too.
+int cmd_history(const Options& o);
+struct QueryOptions;
+bool history_query_options(const Options& o, QueryOptions* q, std::string* error);  // --config --last --window --min-flips
 
 // Loads the catalog of o.specs (or the default) and the statement index beside it (when there
 // is one: rules' `statements:` must name its ids) and prints their errors; false on errors.

@@ -9,6 +9,7 @@
 
 #include "harness/util/number_text.hpp"
 #include "reporters/results_json.hpp"
+#include "reporters/svg.hpp"  // short_number
 
 namespace cuconform {
 
@@ -69,23 +70,26 @@ CompareItem item(Change k, const std::string& name, const Outcome* b, const Outc
 }
 
 void compare_measurements(const std::string& name, const Outcome& b, const Outcome& n, const Tolerances& tol,
-                          bool other_device, std::vector<CompareItem>* out) {
+                          bool other_device, const MeasurementJudge* judge, std::vector<CompareItem>* out) {
   for (auto& [m, nv] : n.measurements) {
     auto it = std::find_if(b.measurements.begin(), b.measurements.end(), [&](auto& p) { return p.first == m; });
     if (it == b.measurements.end()) continue;
     const ToleranceRule* rule = tol.rule_for(name, m);
     double bv = it->second, t = rule ? rule->tolerance : tol.fallback;
     if (t < 0 || (std::isnan(bv) && std::isnan(nv))) continue;
+    // History of NEW's own configuration, where there is enough of it, decides instead of BASE.
+    std::optional<MeasurementJudgement> j = judge ? judge->judge(name, m, nv) : std::nullopt;
     double diff = std::fabs(nv - bv);
-    bool moved = std::isnan(bv) != std::isnan(nv) || (diff > 1e-12 && diff / std::max(std::fabs(bv), 1e-12) > t);
+    bool moved = j ? j->moved : std::isnan(bv) != std::isnan(nv) || (diff > 1e-12 && diff / std::max(std::fabs(bv), 1e-12) > t);
     if (!moved) continue;
     // Another GPU model has other memory and clocks: its numbers are shown, not judged.
-    CompareItem i = item(other_device ? Change::measurement_other_device : Change::measurement_moved, name, &b, &n);
+    CompareItem i = item(other_device && !j ? Change::measurement_other_device : Change::measurement_moved, name, &b, &n);
     i.measurement = m;
     i.base_value = bv;
     i.new_value = nv;
-    i.tolerance = t;
-    if (rule) i.tolerance_class = rule->cls;
+    i.tolerance = j ? j->tolerance : t;
+    if (rule && !j) i.tolerance_class = rule->cls;
+    if (j) i.judged_by = j->how;
     out->push_back(i);
   }
 }
@@ -97,7 +101,8 @@ std::string outcome_category(const std::string& outcome) {
   return outcome;
 }
 
-CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol_in) {
+CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol_in,
+                           const MeasurementJudge* judge) {
   CompareResult r;
   r.base_file = base.runs.at(0).file;
   r.new_file = now.runs.at(0).file;
@@ -165,7 +170,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (kf) add(Change::unexpected_pass, kf);
       else if (is_failure(bv)) add(fl ? Change::known_flake : Change::fixed, fl);
       else if (bv != nv) add(Change::verdict_changed);
-      if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, &r.items);
+      if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, judge, &r.items);
     } else if (nv == Verdict::recorded && bv == Verdict::recorded) {
       // The documents promise nothing, so a change is news about the GPU or driver, not a regression.
       if (outcome_category(b->fact("outcome")) != outcome_category(n->fact("outcome"))) add(Change::behaviour_changed);
@@ -189,6 +194,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       for (auto& e : *list)
         if (!used.count(&e))
           r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
+  r.tolerances = judge ? judge->describe() : "fixed: " + number_text(tol.fallback * 100) + "% unless overridden (--tolerance, known list)";
   return r;
 }
 
@@ -285,6 +291,7 @@ std::string compare_text(const CompareResult& r) {
   o << "BASE " << r.base_file << ": " << r.base_device << "\n";
   o << "NEW  " << r.new_file << ": " << r.new_device << "\n";
   o << "code paths: BASE " << r.base_toolchain << "; NEW " << r.new_toolchain << "\n";
+  o << "measurement tolerances: " << r.tolerances << "\n";
   for (auto& w : r.warnings) o << "warning: " << w << "\n";
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
@@ -296,8 +303,9 @@ std::string compare_text(const CompareResult& r) {
       o << "  " << to_string(i->kind) << ": " << i->name;
       if (i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device) {
         o << "  " << i->measurement << " " << number_text(i->base_value) << " -> " << number_text(i->new_value) << " ("
-          << pct(i->base_value, i->new_value) << ", tolerance " << number_text(i->tolerance * 100) << "%"
-          << (i->tolerance_class.empty() ? "" : ", class " + i->tolerance_class) << ")\n";
+          << pct(i->base_value, i->new_value) << ", tolerance " << (i->judged_by.empty() ? number_text(i->tolerance * 100) : short_number(i->tolerance * 100))
+          << "%" << (i->tolerance_class.empty() ? "" : ", class " + i->tolerance_class) << ")\n";
+        if (!i->judged_by.empty()) o << "      judged by history: " << i->judged_by << "\n";
         continue;
       }
       o << "  [" << verdicts(*i) << "]";
@@ -336,6 +344,7 @@ std::string compare_markdown(const CompareResult& r) {
   o << "- BASE `" << r.base_file << "`: " << r.base_device << "\n";
   o << "- NEW `" << r.new_file << "`: " << r.new_device << "\n";
   o << "- code paths: BASE " << cell(r.base_toolchain) << "; NEW " << cell(r.new_toolchain) << "\n";
+  o << "- measurement tolerances: " << cell(r.tolerances) << "\n";
   for (auto& w : r.warnings) o << "- **warning:** " << cell(w) << "\n";
   o << "\n" << wall_line(r) << "\n\n" << summary_line(r) << "\n";
   for (auto& g : groups()) {
@@ -346,7 +355,8 @@ std::string compare_markdown(const CompareResult& r) {
     o << "\n### " << g.title << " (" << its.size() << ")\n\n| change | case | verdicts / values | reason |\n|---|---|---|---|\n";
     for (auto* i : its) {
       std::string what = i->kind == Change::measurement_moved || i->kind == Change::measurement_other_device
-                             ? i->measurement + ": " + number_text(i->base_value) + " → " + number_text(i->new_value) + " (" + pct(i->base_value, i->new_value) + ")"
+                             ? i->measurement + ": " + number_text(i->base_value) + " → " + number_text(i->new_value) + " (" + pct(i->base_value, i->new_value) + ")" +
+                                   (i->judged_by.empty() ? "" : "; history: " + i->judged_by)
                              : verdicts(*i);
       std::string why = i->note.empty() ? i->reason : "known: " + i->note;
       o << "| " << to_string(i->kind) << " | `" << i->name << "` | " << cell(what) << " | " << cell(why) << " |\n";

@@ -1,6 +1,7 @@
 #pragma once
 // `cuconform compare BASE NEW`: what changed between two runs, classified so CI can gate on
 // regressions while known failures and known flakes stay visible but green.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,20 @@ struct CompareItem {
   double base_value = 0, new_value = 0, tolerance = 0;
   std::string tolerance_class;  // the known file's class of that tolerance ("" when none)
   FindingClass finding = FindingClass::none;  // known failures and unexpected passes: the entry's class
+  std::string judged_by;  // how a MeasurementJudge decided (empty: the fixed tolerance)
+};
+
+// Judges NEW's measurements from elsewhere than BASE (compare --history: the spread of earlier
+// runs of the same configuration). nullopt: too little to go on, the fixed tolerance applies.
+struct MeasurementJudgement {
+  bool moved = false;
+  double tolerance = 0;  // relative, for display
+  std::string how;       // what decided it, in words
+};
+struct MeasurementJudge {
+  virtual ~MeasurementJudge() = default;
+  virtual std::optional<MeasurementJudgement> judge(const std::string& case_name, const std::string& measurement, double value) const = 0;
+  virtual std::string describe() const = 0;  // where the tolerances came from, and how many it judged
 };
 
 // The comparable category of a recorded (undefined-behaviour) outcome: facts.outcome, with the
@@ -47,6 +62,7 @@ std::string outcome_category(const std::string& outcome);
 
 struct CompareResult {
   std::string base_file, new_file, base_device, new_device, base_toolchain, new_toolchain;
+  std::string tolerances;  // how measurements were judged
   bool other_device = false, other_toolchain = false;
   std::vector<std::string> warnings;
   std::vector<CompareItem> items;
@@ -60,7 +76,8 @@ struct CompareResult {
   int regressions() const;
 };
 
-CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol);
+CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList* known, const Tolerances& tol,
+                           const MeasurementJudge* judge = nullptr);
 
 // The baseline in `dir` (results files) that best matches `now`: the same device model,
 // driver and code path; else the same model and code path; else the same model; else none

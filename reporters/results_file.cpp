@@ -188,7 +188,8 @@ Fleet load_results(const std::string& path) {
     else if (f.schema == kFleetSchema)
       read_fleet(path, root, &f);
     else
-      root["schema"].fail("unknown schema '" + f.schema + "' (expected " + kResultsSchema + " or " + kFleetSchema + ")");
+      root["schema"].fail("unknown schema '" + f.schema + "' (this cuconform reads " + kResultsSchema + " and " + kFleetSchema +
+                          (f.schema.rfind("cuconform-", 0) == 0 ? "; another version of the schema: a newer cuconform wrote it?)" : ")"));
   } catch (const JsonError& e) {
     throw ResultsError(e.what());
   }

@@ -1,0 +1,235 @@
+// The PostgreSQL backend, through libpq opened at run time (dlopen "libpq.so.5", or the file
+// $CUCONFORM_LIBPQ names): without libpq, SQLite still works and --db postgresql://... says why
+// it cannot. Writers serialise on a transaction-level advisory lock.
+#include <dlfcn.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include "history/db.hpp"
+
+namespace cuconform {
+
+std::unique_ptr<Db> open_postgresql(const std::string& url);
+
+namespace {
+
+// The libpq entry points the backend uses.
+#define CUCONFORM_PQ_FUNCTIONS(X)                                                                               \
+  X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeProcessor) X(PQexec) X(PQexecParams) \
+  X(PQresultStatus) X(PQresultErrorMessage) X(PQclear) X(PQntuples) X(PQgetvalue) X(PQgetisnull) X(PQputCopyData) \
+  X(PQputCopyEnd) X(PQgetResult)
+
+struct LibPq {
+  std::string error;  // why it could not be loaded; empty when it was
+#define CUCONFORM_PQ_MEMBER(name) decltype(&::name) name = nullptr;
+  CUCONFORM_PQ_FUNCTIONS(CUCONFORM_PQ_MEMBER)
+#undef CUCONFORM_PQ_MEMBER
+};
+
+const LibPq& libpq() {
+  static LibPq pq;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char* env = std::getenv("CUCONFORM_LIBPQ");
+    std::string file = env && *env ? env : "libpq.so.5";
+    void* h = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* e = dlerror();
+      pq.error = "PostgreSQL needs libpq (" + file + ") and it could not be loaded: " + (e ? e : "?") +
+                 " (apt-get install libpq5, or set CUCONFORM_LIBPQ to the library)";
+      return;
+    }
+    auto sym = [&](auto& fn, const char* name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(h, name));
+      if (!fn && pq.error.empty()) pq.error = file + " has no " + name;
+    };
+#define CUCONFORM_PQ_LOAD(name) sym(pq.name, #name);
+    CUCONFORM_PQ_FUNCTIONS(CUCONFORM_PQ_LOAD)
+#undef CUCONFORM_PQ_LOAD
+  });
+  return pq;
+}
+
+// The one advisory lock every writer takes ("cuconform" in ASCII).
+constexpr long long kWriteLock = 0x6375636f6e666f72LL;
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+class PgResult {
+ public:
+  explicit PgResult(PGresult* r = nullptr) : r_(r) {}
+  ~PgResult() {
+    if (r_) libpq().PQclear(r_);
+  }
+  PgResult(const PgResult&) = delete;
+  PgResult& operator=(PgResult&& o) noexcept {
+    std::swap(r_, o.r_);
+    return *this;
+  }
+  PGresult* get() const { return r_; }
+
+ private:
+  PGresult* r_;
+};
+
+// Throws unless `r` is a success; `what` names the statement.
+void check(PGconn* c, const PgResult& r, const std::string& dbname, const std::string& what) {
+  const LibPq& pq = libpq();
+  if (!r.get()) throw DbError(dbname + ": " + trimmed(pq.PQerrorMessage(c)));
+  ExecStatusType s = pq.PQresultStatus(r.get());
+  if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_COPY_IN) return;
+  throw DbError(dbname + ": " + trimmed(pq.PQresultErrorMessage(r.get())) + " in: " + what.substr(0, 200));
+}
+
+class PgQuery : public DbQuery {
+ public:
+  PgQuery(PGconn* c, const std::string& sql, const std::string& dbname) : c_(c), sql_(sql), dbname_(dbname) {
+    int n = 0;
+    for (std::size_t i = 0; i + 1 < sql.size(); ++i)
+      if (sql[i] == '$' && std::isdigit(static_cast<unsigned char>(sql[i + 1]))) n = std::max(n, std::atoi(sql.c_str() + i + 1));
+    params_.assign(n, std::nullopt);
+  }
+  void bind(int index, const DbValue& v) override {
+    if (index < 1 || index > static_cast<int>(params_.size()))
+      throw DbError("no parameter $" + std::to_string(index) + " in: " + sql_.substr(0, 200));
+    if (executed_) reset();
+    params_[index - 1] = std::visit(
+        [](auto&& x) -> std::optional<std::string> {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, std::monostate>) return std::nullopt;
+          else if constexpr (std::is_same_v<T, std::int64_t>) return std::to_string(x);
+          else if constexpr (std::is_same_v<T, double>) return std::isfinite(x) ? std::optional(exact_number(x)) : std::nullopt;
+          else return x;
+        },
+        v);
+  }
+  bool next() override {
+    const LibPq& pq = libpq();
+    if (!executed_) {
+      std::vector<const char*> values;
+      for (auto& p : params_) values.push_back(p ? p->c_str() : nullptr);
+      res_ = PgResult(pq.PQexecParams(c_, sql_.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+      check(c_, res_, dbname_, sql_);
+      executed_ = true;
+      row_ = -1;
+      rows_ = pq.PQresultStatus(res_.get()) == PGRES_TUPLES_OK ? pq.PQntuples(res_.get()) : 0;
+    }
+    return ++row_ < rows_;
+  }
+  void reset() override {
+    executed_ = false;
+    res_ = PgResult();
+  }
+  bool null(int c) const override { return libpq().PQgetisnull(res_.get(), row_, c); }
+  std::int64_t i64(int c) const override { return null(c) ? 0 : std::strtoll(libpq().PQgetvalue(res_.get(), row_, c), nullptr, 10); }
+  double f64(int c) const override { return null(c) ? std::nan("") : std::strtod(libpq().PQgetvalue(res_.get(), row_, c), nullptr); }
+  std::string text(int c) const override { return null(c) ? "" : libpq().PQgetvalue(res_.get(), row_, c); }
+
+ private:
+  PGconn* c_;
+  std::string sql_, dbname_;
+  std::vector<std::optional<std::string>> params_;
+  PgResult res_;
+  bool executed_ = false;
+  int row_ = -1, rows_ = 0;
+};
+
+// COPY's text format: tab between columns, \N for NULL, backslash escapes.
+void copy_field(std::string& line, const DbValue& v) {
+  if (std::holds_alternative<std::monostate>(v)) {
+    line += "\\N";
+  } else if (auto* i = std::get_if<std::int64_t>(&v)) {
+    line += std::to_string(*i);
+  } else if (auto* d = std::get_if<double>(&v)) {
+    line += std::isfinite(*d) ? exact_number(*d) : "\\N";
+  } else {
+    for (char ch : std::get<std::string>(v)) {
+      switch (ch) {
+        case '\\': line += "\\\\"; break;
+        case '\t': line += "\\t"; break;
+        case '\n': line += "\\n"; break;
+        case '\r': line += "\\r"; break;
+        default: line += ch;
+      }
+    }
+  }
+}
+
+class PgDb : public Db {
+ public:
+  explicit PgDb(const std::string& url) {
+    name_ = redact_url(url);
+    const LibPq& pq = libpq();
+    if (!pq.error.empty()) throw DbError(name_ + ": " + pq.error);
+    c_ = pq.PQconnectdb(url.c_str());
+    if (!c_ || pq.PQstatus(c_) != CONNECTION_OK) {
+      std::string e = c_ ? trimmed(pq.PQerrorMessage(c_)) : "out of memory";
+      if (c_) pq.PQfinish(c_);
+      throw DbError(name_ + ": cannot connect: " + e);
+    }
+    pq.PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // "relation exists, skipping"
+    exec("SET client_min_messages = warning");
+  }
+  ~PgDb() override { libpq().PQfinish(c_); }
+  const char* backend() const override { return "postgresql"; }
+
+  std::unique_ptr<DbQuery> prepare(const std::string& sql) override { return std::make_unique<PgQuery>(c_, sql, name_); }
+  void exec(const std::string& sql) override { check(c_, PgResult(libpq().PQexec(c_, sql.c_str())), name_, sql); }
+  void begin_write() override { exec("BEGIN; SELECT pg_advisory_xact_lock(" + std::to_string(kWriteLock) + ")"); }
+  void begin_read() override { exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); }
+  void commit() override { exec("COMMIT"); }
+  void rollback() override { PgResult(libpq().PQexec(c_, "ROLLBACK")); }
+
+  void insert_rows(const std::string& table, const std::vector<std::string>& columns,
+                   const std::vector<std::vector<DbValue>>& rows) override {
+    if (rows.empty()) return;
+    const LibPq& pq = libpq();
+    std::string sql = "COPY " + table + " (";
+    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + columns[i];
+    sql += ") FROM STDIN";
+    check(c_, PgResult(pq.PQexec(c_, sql.c_str())), name_, sql);
+    std::string buf;
+    auto flush = [&] {
+      if (!buf.empty() && pq.PQputCopyData(c_, buf.data(), static_cast<int>(buf.size())) != 1)
+        throw DbError(name_ + ": " + trimmed(pq.PQerrorMessage(c_)));
+      buf.clear();
+    };
+    for (auto& row : rows) {
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        if (i) buf += '\t';
+        copy_field(buf, row[i]);
+      }
+      buf += '\n';
+      if (buf.size() > (1 << 20)) flush();
+    }
+    flush();
+    if (pq.PQputCopyEnd(c_, nullptr) != 1) throw DbError(name_ + ": " + trimmed(pq.PQerrorMessage(c_)));
+    std::string error;
+    while (PGresult* r = pq.PQgetResult(c_)) {
+      PgResult owned(r);
+      if (error.empty() && pq.PQresultStatus(r) != PGRES_COMMAND_OK) error = trimmed(pq.PQresultErrorMessage(r));
+    }
+    if (!error.empty()) throw DbError(name_ + ": " + error + " in: " + sql);
+  }
+
+  const char* id_column() const override { return "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"; }
+  const char* without_rowid() const override { return ""; }
+
+ private:
+  PGconn* c_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Db> open_postgresql(const std::string& url) { return std::make_unique<PgDb>(url); }
+
+}  // namespace cuconform
