@@ -10,6 +10,7 @@
 #   CUCONFORM_SMOKE=1    also time the smoke profile (--profile smoke)
 #   CUCONFORM_SKIP_CTEST=1, CUCONFORM_CTEST_LABELS=REGEX (e.g. "ldgsts|host"), CUCONFORM_SKIP_MUTATION=1
 #   CUCONFORM_CTEST_REPEAT=N  run the CTest path N times back to back (each must fail nothing new)
+#   CUCONFORM_COMMIT=abc1234  the commit to record (suite.commit) where the tree's .git is not its own
 # A runner without a package registry needs the Debian dependencies in .deps/debs: run
 # ci/fetch-debs.sh on a machine with apt and copy .deps/debs with the tree (or copy the folder
 # ci/snapshot-for-gpu.sh makes); ci/setup.sh unpacks them.
