@@ -103,9 +103,10 @@ class TableLoader {
       std::set<std::string> members;
       for (const YAML::Node& r : rows) {
         TableRow row;
-        if (!load_row(r, &row)) continue;
-        if (!members.insert(row.member).second)
+        bool ok = load_row(r, &row);
+        if (!row.member.empty() && !members.insert(row.member).second)
           error(r["member"].Mark(), "duplicate row '" + row.member + "' in table '" + t.id + "'");
+        if (!ok) continue;
         t.counts[row.disposition]++;
         audit_.total[row.disposition]++;
         if (!row.needs.empty()) audit_.run_above_cc90++;
