@@ -8,6 +8,7 @@
 #include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/statements.hpp"
+#include "harness/spec/tables.hpp"
 
 namespace cuconform {
 
@@ -28,6 +29,12 @@ int cmd_lint(const Options& o) {
   Catalog cat;
   StatementIndex idx;
   if (!load_or_report(o, &cat, &idx)) return kExitBadInput;
+  TableAudit tables = load_tables(tables_dir_for(cat.dir), cat);
+  for (auto& e : tables.errors) std::cerr << e.str() << "\n";
+  if (!tables.errors.empty()) {
+    std::cerr << "cuconform: " << tables.errors.size() << " table audit error(s) in " << tables.dir << "\n";
+    return kExitBadInput;
+  }
   int planned = 0, naming = 0;
   for (auto& r : cat.rules) planned += r->planned, naming += !r->statements.empty();
   std::cout << "specs OK: " << cat.dir << ": " << cat.areas.size() << " areas, " << cat.rules.size() << " rules ("
@@ -37,6 +44,11 @@ int cmd_lint(const Options& o) {
               << " rules name the statements they prove\n";
   else
     std::cout << "statements: no index at " << idx.dir << " (coverage unavailable)\n";
+  if (tables.available) {
+    int rows = 0;
+    for (auto& t : tables.tables) rows += static_cast<int>(t.rows.size());
+    std::cout << "tables: " << tables.tables.size() << " in " << tables.dir << ", " << rows << " rows\n";
+  }
   return kExitOk;
 }
 

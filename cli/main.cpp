@@ -23,12 +23,15 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         $CUCONFORM_JOBS); cases that time something get the GPU to
                                         themselves, isolated cases run one at a time
                                         --timing: where the run's time went, and the 20 slowest rules
-  lint                                  validate specs/ strictly
+  lint                                  validate specs/ (and statements/, tables/) strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
   fixtures                              the fixtures specs can name
   errata   [filters]                    the documents' mistakes: what each example says, what is wrong, the fix, the evidence
   coverage [--format text|md|json] [--summary]   the documents' statements (statements/) that the
                                         rules prove, record, plan, or that are marked not-testable
+           --tables                     the rule-table audit (tables/): per documented table, rows
+                                        run on the GPU / assembled / rejected / not-testable /
+                                        planned / gap (no rule yet), then the gap rows
   report   RESULTS.json [--html F] [--md F] [--known FILE]   human reports of a results (or fleet) file
   compare  BASE.json NEW.json [--known FILE] [--tolerance X] [--md FILE] [--gate-time]
                                         what changed; exit 1 on regressions (a wall time 25% above
@@ -71,7 +74,7 @@ int main(int argc, char** argv) {
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
-      {"coverage", {{{"--format"}, {"--summary"}, false}, cmd_coverage}},
+      {"coverage", {{{"--format"}, {"--summary", "--tables"}, false}, cmd_coverage}},
       {"report", {{{"--html", "--md", "--known", "--history", "--last"}, {}, false, 1, 1}, cmd_report}},
       {"compare", {{{"--known", "--tolerance", "--md", "--history", "--last"}, {"--gate-time"}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},

@@ -129,3 +129,123 @@ std::string coverage_html(const CoverageReport& c) {
 }
 
 }  // namespace cuconform
+
+namespace cuconform {
+namespace {
+
+std::string row_what(const TableRow& r) {
+  std::string s;
+  if (!r.refs.empty()) {
+    for (auto& x : r.refs) s += (s.empty() ? "" : ", ") + x;
+    if (!r.needs.empty()) s += "  [only GPUs of " + r.needs + " and above run it]";
+  } else {
+    s = r.reason;
+  }
+  if (!r.note.empty()) s += "  (" + r.note + ")";
+  return s;
+}
+
+std::string row_where(const TableRow& r) { return r.loc.file + ":" + std::to_string(r.loc.line); }
+
+}  // namespace
+
+std::string tables_summary(const TableAudit& a) {
+  std::ostringstream o;
+  o << "table audit: " << a.tables.size() << " tables, " << a.total.total() << " rows:";
+  bool first = true;
+  for (RowDisposition d : all_row_dispositions()) {
+    o << (first ? " " : ", ") << to_string(d) << " " << a.total[d];
+    first = false;
+  }
+  if (a.run_above_cc90) o << " (" << a.run_above_cc90 << " run rows only on GPUs above CC 9.0)";
+  return o.str();
+}
+
+std::string tables_text(const TableAudit& a, bool list_rows) {
+  std::ostringstream o;
+  auto counts = [&](const std::string& label, const RowCounts& n) {
+    o << std::left << std::setw(44) << label << std::right << std::setw(6) << n.total();
+    for (RowDisposition d : all_row_dispositions()) o << std::setw(13) << n[d];
+    o << "\n";
+  };
+  o << std::left << std::setw(44) << "table" << std::right << std::setw(6) << "rows";
+  for (RowDisposition d : all_row_dispositions()) o << std::setw(13) << to_string(d);
+  o << "\n";
+  for (auto& t : a.tables) counts(t.id, t.counts);
+  counts("total", a.total);
+  o << "\n" << tables_summary(a) << "\n";
+  if (list_rows) {
+    for (auto& t : a.tables) {
+      o << "\n" << t.id << ": " << t.title << "\n  source: " << t.source << "\n";
+      for (auto& r : t.rows)
+        o << "  " << std::left << std::setw(13) << to_string(r.disposition) << std::setw(44) << r.member << " " << row_what(r) << "\n";
+    }
+  }
+  o << "\ngap rows (" << a.total[RowDisposition::gap] << "):\n";
+  for (auto& t : a.tables)
+    for (auto& r : t.rows)
+      if (r.disposition == RowDisposition::gap) o << "  " << t.id << "  " << r.member << "  " << r.reason << "  " << row_where(r) << "\n";
+  return o.str();
+}
+
+std::string tables_markdown(const TableAudit& a, bool list_rows) {
+  std::ostringstream o;
+  o << "## Rule-table audit\n\n| table | rows |";
+  for (RowDisposition d : all_row_dispositions()) o << " " << to_string(d) << " |";
+  o << "\n|---|---:|";
+  for (std::size_t i = 0; i < kRowDispositions; ++i) o << "---:|";
+  o << "\n";
+  auto counts = [&](const std::string& label, const RowCounts& n) {
+    o << "| " << label << " | " << n.total() << " |";
+    for (RowDisposition d : all_row_dispositions()) o << " " << n[d] << " |";
+    o << "\n";
+  };
+  for (auto& t : a.tables) counts("`" + t.id + "`", t.counts);
+  counts("**total**", a.total);
+  o << "\n" << tables_summary(a) << "\n";
+  if (list_rows) {
+    for (auto& t : a.tables) {
+      o << "\n### `" << t.id << "`: " << one_line(t.title) << "\n\nSource: " << one_line(t.source)
+        << "\n\n| row | disposition | rules / reason |\n|---|---|---|\n";
+      for (auto& r : t.rows) o << "| `" << one_line(r.member) << "` | " << to_string(r.disposition) << " | " << one_line(row_what(r), 400) << " |\n";
+    }
+  }
+  o << "\n### Gap rows (" << a.total[RowDisposition::gap] << ")\n\n| table | row | reason |\n|---|---|---|\n";
+  for (auto& t : a.tables)
+    for (auto& r : t.rows)
+      if (r.disposition == RowDisposition::gap) o << "| `" << t.id << "` | `" << one_line(r.member) << "` | " << one_line(r.reason) << " |\n";
+  return o.str();
+}
+
+std::string tables_json(const TableAudit& a) {
+  auto add = [](Json& j, const RowCounts& n) {
+    j["rows"] = n.total();
+    for (RowDisposition d : all_row_dispositions()) j[to_string(d)] = n[d];
+  };
+  Json total = Json::object();
+  add(total, a.total);
+  total["tables"] = static_cast<int>(a.tables.size());
+  total["run_above_cc90"] = a.run_above_cc90;
+  Json j = {{"total", total}, {"tables", Json::array()}};
+  for (auto& t : a.tables) {
+    Json tj = {{"id", t.id}, {"title", t.title}, {"source", t.source}};
+    add(tj, t.counts);
+    Json& rows = tj["row_list"] = Json::array();
+    for (auto& r : t.rows) {
+      Json rj = {{"member", r.member}, {"disposition", to_string(r.disposition)}, {"file", r.loc.file}, {"line", r.loc.line}};
+      if (!r.refs.empty()) {
+        Json& refs = rj["rules"] = Json::array();
+        for (auto& x : r.refs) refs.push_back(x);
+        rj["cases"] = r.cases;
+      }
+      if (!r.reason.empty()) rj["reason"] = r.reason;
+      if (!r.needs.empty()) rj["needs"] = r.needs;
+      if (!r.note.empty()) rj["note"] = r.note;
+      rows.push_back(rj);
+    }
+    j["tables"].push_back(tj);
+  }
+  return json_text(j, true);
+}
+
+}  // namespace cuconform
