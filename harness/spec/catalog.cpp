@@ -11,6 +11,7 @@
 #include "harness/fixture/fixture.hpp"
 #include "harness/spec/constraint.hpp"
 #include "harness/spec/expand.hpp"
+#include "harness/spec/yaml_source.hpp"
 
 namespace fs = std::filesystem;
 
@@ -68,8 +69,7 @@ class FileLoader {
 
  private:
   void error(const YAML::Mark& m, const std::string& msg) {
-    SourceLoc loc{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0};
-    cat_.errors.push_back({loc, msg});
+    cat_.errors.push_back({yaml_source_loc(file_, m), msg});
   }
 
   void check_keys(const YAML::Node& map, const std::set<std::string>& allowed, const std::string& what) {

@@ -21,6 +21,10 @@ static bool any_of(const std::vector<std::string>& wanted, auto pred) {
   return wanted.empty() || std::any_of(wanted.begin(), wanted.end(), pred);
 }
 
+bool case_matches_glob(const Case& c, const std::string& glob) {
+  return fnmatch(glob.c_str(), c.rule->id.c_str(), 0) == 0 || fnmatch(glob.c_str(), c.name.c_str(), 0) == 0;
+}
+
 static bool smoke_skips_rule(const Rule& r) {
   return std::find(r.requires_.begin(), r.requires_.end(), Requirement::nvcc) != r.requires_.end();
 }
@@ -75,7 +79,7 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
     bool ok = any_of(sel.areas, [&](auto& a) { return r.area == a; }) &&
               any_of(sel.kinds, [&](auto& k) { return k == to_string(r.kind); }) &&
               any_of(sel.rules, [&](auto& g) {
-                return fnmatch(g.c_str(), r.id.c_str(), 0) == 0 || fnmatch(g.c_str(), c.name.c_str(), 0) == 0;
+                return case_matches_glob(c, g);
               }) &&
               any_of(sel.tags, [&](auto& t) { return std::find(c.tags.begin(), c.tags.end(), t) != c.tags.end(); });
     if (ok && sel.profile == "smoke") {

@@ -26,6 +26,9 @@ struct Selection {
 // select nothing) returns false with `error` set.
 bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Case*>* out, std::string* error);
 
+// --rule GLOB's match: the rule id or the case name (shell glob). Rule-table rows cite cases so too.
+bool case_matches_glob(const Case& c, const std::string& glob);
+
 // For --profile smoke: "smoke: 1,100 of 3,927 selected cases ...; left out: ...". Empty otherwise.
 std::string smoke_left_out(const Catalog& cat, const Selection& sel);
 

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/spec/yaml_source.hpp"
+
 namespace fs = std::filesystem;
 
 namespace cuconform {
@@ -84,16 +86,11 @@ class IndexLoader {
   }
 
   std::string str(const YAML::Node& map, const char* key) {
-    YAML::Node v = map[key];
-    if (!v || !v.IsScalar() || v.Scalar().empty()) {
-      error(v ? v.Mark() : map.Mark(), std::string("missing or empty '") + key + "'");
-      return "";
-    }
-    return v.Scalar();
+    return required_scalar(map, key, [this](const YAML::Mark& m, const std::string& msg) { error(m, msg); });
   }
 
   void error(const YAML::Mark& m, const std::string& msg) {
-    idx_.errors.push_back({SourceLoc{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0}, msg});
+    idx_.errors.push_back({yaml_source_loc(file_, m), msg});
   }
 
   std::string file_;

@@ -1,12 +1,14 @@
 #include "harness/spec/tables.hpp"
 
-#include <fnmatch.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
+
+#include "harness/spec/selection.hpp"
+#include "harness/spec/yaml_source.hpp"
 
 namespace fs = std::filesystem;
 
@@ -170,7 +172,7 @@ class TableLoader {
       }
       for (const Case& c : cat_.cases)
         if (exact ? c.rule == exact
-                  : fnmatch(ref.c_str(), c.rule->id.c_str(), 0) == 0 || fnmatch(ref.c_str(), c.name.c_str(), 0) == 0)
+                  : case_matches_glob(c, ref))
           selected.push_back(&c);
       if (selected.empty()) {
         error(i.Mark(), "'" + ref + "' is no rule id and selects no case of " + (cat_.dir.empty() ? "the specs" : cat_.dir));
@@ -204,17 +206,10 @@ class TableLoader {
   }
 
   std::string str(const YAML::Node& map, const char* key) {
-    YAML::Node v = map[key];
-    if (!v || !v.IsScalar() || v.Scalar().empty()) {
-      error(v ? v.Mark() : map.Mark(), std::string("missing or empty '") + key + "'");
-      return "";
-    }
-    return v.Scalar();
+    return required_scalar(map, key, [this](const YAML::Mark& m, const std::string& msg) { error(m, msg); });
   }
 
-  SourceLoc loc(const YAML::Mark& m) const {
-    return SourceLoc{file_, m.line >= 0 ? m.line + 1 : 0, m.column >= 0 ? m.column + 1 : 0};
-  }
+  SourceLoc loc(const YAML::Mark& m) const { return yaml_source_loc(file_, m); }
   void error(const YAML::Mark& m, const std::string& msg) { audit_.errors.push_back({loc(m), msg}); }
 
   std::string file_;
