@@ -287,7 +287,7 @@ void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane, bool rea
   }
 }
 
-// One unit of work for a lane: a chunk of shared cases in one worker, or one isolated case.
+// One unit of work for a lane: a chunk of cases in one worker, or one isolated case.
 struct Item {
   std::vector<const Case*> cases;
   bool isolated = false;
@@ -330,15 +330,15 @@ void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
   for (auto& t : lanes) t.join();
 }
 
-// Shared cases in chunks of about `chunk` neighbours (same rules, same modules), each isolated
-// case an item of its own; slow ones (`first`) lead, alone.
-std::vector<Item> make_items(const std::vector<const Case*>& cases, std::size_t chunk,
-                             const std::function<bool(const Case&)>& first) {
-  std::vector<Item> lead, chunks, singles;
+// Cases in chunks of about `chunk` neighbours (same rules, same modules), one worker each;
+// cases `first` picks (slow ones) lead, one an item.
+std::vector<Item> make_chunks(const std::vector<const Case*>& cases, std::size_t chunk,
+                              const std::function<bool(const Case&)>& first = nullptr) {
+  std::vector<Item> items, chunks;
   Item cur;
   for (const Case* c : cases) {
-    if (c->isolated || first(*c)) {
-      (first(*c) ? lead : singles).push_back(Item{{c}, c->isolated});
+    if (first && first(*c)) {
+      items.push_back(Item{{c}, false});
       continue;
     }
     cur.cases.push_back(c);
@@ -348,13 +348,12 @@ std::vector<Item> make_items(const std::vector<const Case*>& cases, std::size_t 
     }
   }
   if (!cur.cases.empty()) chunks.push_back(cur);
-  lead.insert(lead.end(), chunks.begin(), chunks.end());
-  lead.insert(lead.end(), singles.begin(), singles.end());
-  return lead;
+  items.insert(items.end(), chunks.begin(), chunks.end());
+  return items;
 }
 
-// Two chunks a lane: each chunk is a worker and so a context (the driver makes them one at a
-// time), and two leave room to even out the lanes' ends.
+// Two chunks a lane: each chunk is a worker (on the GPU, a context: the driver makes them one at
+// a time), and two leave room to even out the lanes' ends.
 std::size_t chunk_size(std::size_t cases, int lanes) {
   return std::max<std::size_t>(8, cases / (static_cast<std::size_t>(std::max(lanes, 1)) * 2) + 1);
 }
@@ -387,7 +386,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // Host lanes take items from one queue, so a slow item does not hold the others back.
   const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
                                                            static_cast<int>(host_cases.size()));
-  ItemQueue host_queue(make_items(host_cases, chunk_size(host_cases.size(), lanes), host_case_is_slow));
+  ItemQueue host_queue(make_chunks(host_cases, chunk_size(host_cases.size(), lanes), host_case_is_slow));
   const auto t0 = Clock::now();
   std::thread host_timer;
   if (lanes > 0) {
@@ -398,7 +397,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     });
   }
   // 1. The parallel GPU lanes: shared cases only.
-  ItemQueue gpu_queue(make_items(gpu_cases, chunk_size(gpu_cases.size(), gpu_lanes), [](const Case&) { return false; }));
+  ItemQueue gpu_queue(make_chunks(gpu_cases, chunk_size(gpu_cases.size(), gpu_lanes)));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -406,19 +405,20 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   }
   // 2. The GPU to themselves: the shared ones in one worker.
   const auto t1 = Clock::now();
-  ItemQueue alone_queue(make_items(alone_cases, alone_cases.size() + 1, [](const Case&) { return false; }));
-  run_lanes(alone_queue, 1, sh, true);
+  run_all(alone_cases, sh, true, true);
+  const auto t2 = Clock::now();
   // 3. Isolated cases one at a time, nothing else on the GPU, each worker gone before the next
   //    starts. Run side by side they took 23.6 s instead of ~45, but on 2026-11-25 three of them
   //    faulting within 0.2 s of each other (Xid 13/43) left the H100's GSP without an answer to
   //    a STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after
   //    eight such runs had gone through: on a shared host that costs everyone the GPU.
-  const auto t2 = Clock::now();
-  ItemQueue isolated_queue(make_items(isolated_cases, 1, [](const Case&) { return false; }));
-  run_lanes(isolated_queue, 1, sh, true);
+  for (const Case* c : isolated_cases) {
+    if (sh.stopping()) break;
+    run_item(Item{{c}, true}, sh, true);
+  }
   {
     std::lock_guard<std::mutex> lock(sh.mu);
-    t.alone_phase_s = seconds_since(t1) - seconds_since(t2);
+    t.alone_phase_s = std::chrono::duration<double>(t2 - t1).count();
     t.isolated_phase_s = seconds_since(t2);
     t.alone_cases = static_cast<int>(alone_cases.size());
     t.gpu_lane_s = seconds_since(t0);
