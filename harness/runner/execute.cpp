@@ -58,9 +58,7 @@ static Observation run_fixture(const Case& c, Gpu* gpu) {
 static bool needs_driver(const Rule& r) {
   if (r.needs_gpu()) return true;
   if (run_codegen().path != Codegen::Path::jit) return false;
-  for (Requirement q : r.requires_)
-    if (q == Requirement::ptxas || q == Requirement::cuobjdump) return true;
-  return false;
+  return r.needs(Requirement::ptxas) || r.needs(Requirement::cuobjdump);
 }
 
 // An undefined-behaviour case: whatever ran to the end, faulted or timed out is what the GPU

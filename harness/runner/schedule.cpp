@@ -44,10 +44,6 @@ int default_gpu_lanes(std::string* why) {
   return lanes;
 }
 
-bool host_case_is_slow(const Case& c) {
-  for (Requirement q : c.rule->requires_)
-    if (q == Requirement::nvcc) return true;
-  return false;
-}
+bool host_case_is_slow(const Case& c) { return c.rule->needs(Requirement::nvcc); }
 
 }  // namespace cuconform

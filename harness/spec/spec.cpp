@@ -67,11 +67,13 @@ const std::vector<std::string>& Expectations::list(const std::string& key) const
   return it == values.end() ? none : it->second;
 }
 
-bool Rule::needs_gpu() const {
+bool Rule::needs(Requirement q) const {
   for (Requirement r : requires_)
-    if (r == Requirement::gpu) return true;
+    if (r == q) return true;
   return false;
 }
+
+bool Rule::needs_gpu() const { return needs(Requirement::gpu); }
 
 bool Case::has_param(const std::string& key) const {
   for (auto& [k, _] : params)

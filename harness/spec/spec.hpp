@@ -69,6 +69,7 @@ struct Rule {
   std::vector<std::string> statements;  // ids of the statement index (statements/) this rule proves
   std::vector<SourceLoc> statement_locs;  // where each is named, for lint
   SourceLoc loc;
+  bool needs(Requirement q) const;  // listed in `requires:`
   bool needs_gpu() const;
 };
 
