@@ -5,6 +5,7 @@
 //   history report --html FILE              timeline grid, trend plots, changes, flaky cases
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -21,14 +22,10 @@ bool history_query_options(const Options& o, QueryOptions* q, std::string* error
   q->config_glob = o.get("--config");
   auto number = [&](const char* flag, int lo, int* out) {
     if (!o.has(flag)) return true;
-    try {
-      std::size_t used = 0;
-      int v = std::stoi(o.get(flag), &used);
-      if (used == o.get(flag).size() && v >= lo) {
-        *out = v;
-        return true;
-      }
-    } catch (const std::exception&) {
+    long v = 0;
+    if (whole_number(o.get(flag), lo, std::numeric_limits<int>::max(), &v)) {
+      *out = static_cast<int>(v);
+      return true;
     }
     *error = std::string(flag) + " '" + o.get(flag) + "' must be a whole number of at least " + std::to_string(lo);
     return false;

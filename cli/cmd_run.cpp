@@ -76,17 +76,15 @@ int cmd_run(const Options& o) {
     return kExitBadInput;
   }
   const std::string rerun_text = o.get("--rerun", "0");
-  char* rerun_end = nullptr;
-  const long reruns = std::strtol(rerun_text.c_str(), &rerun_end, 10);
-  if (rerun_text.empty() || *rerun_end || reruns < 0 || reruns > 10) {
+  long reruns = 0;
+  if (!whole_number(rerun_text, 0, 10, &reruns)) {
     std::cerr << "cuconform run: --rerun takes a whole number from 0 to 10, not '" << rerun_text << "'\n";
     return kExitBadInput;
   }
   const char* jobs_env = std::getenv("CUCONFORM_JOBS");
   const std::string jobs_text = o.get("--jobs", jobs_env ? jobs_env : "0");
-  char* jobs_end = nullptr;
-  const long jobs = std::strtol(jobs_text.c_str(), &jobs_end, 10);
-  if (jobs_text.empty() || *jobs_end || jobs < 0 || jobs > 64) {
+  long jobs = 0;
+  if (!whole_number(jobs_text, 0, 64, &jobs)) {
     std::cerr << "cuconform run: --jobs takes a whole number from 1 to 64 (0: automatic), not '" << jobs_text << "'"
               << (o.has("--jobs") ? "" : " (from $CUCONFORM_JOBS)") << "\n";
     return kExitBadInput;

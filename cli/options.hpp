@@ -29,6 +29,9 @@ struct VerbSpec {
   int min_positional = 0, max_positional = 0;
 };
 
+// `text` as a whole number from lo to hi (strtol's syntax, nothing after it); false otherwise.
+bool whole_number(const std::string& text, long lo, long hi, long* out);
+
 // Parses argv[2..]; false with `error` on bad input.
 bool parse_options(const std::string& verb, const VerbSpec& spec, int argc, char** argv, Options* out, std::string* error);
 
