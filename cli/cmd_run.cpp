@@ -147,6 +147,9 @@ int cmd_run(const Options& o) {
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
   so.gpu_lanes = static_cast<int>(jobs);
+  // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
+  // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
+  if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
   so.on_result = [&](const Case& c, const CaseResult& r) {
     print_case_line(std::cout, c, r, verbose);
     std::cout.flush();

@@ -58,6 +58,9 @@ void print_timing(std::ostream& os, const RunReport& run) {
   os << "  summed over GPU lanes: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
      << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", shared-worker cases " << s(t.gpu_cases_s)
      << ", isolated cases in processes of their own " << s(t.isolated_s) << " (" << t.isolated_cases << ")\n";
+  if (t.isolated_cases)
+    os << "  isolated cases: process start " << s(t.isolated_start_s) << " (after the go where started ahead), cases "
+       << s(t.isolated_run_s) << ", process exits " << s(t.isolated_exit_s) << "\n";
   os << "  host tools (ptxas, cuobjdump, nvcc) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)
      << "; " << t.workers_started << " worker processes\n";
   // Case time per area and the slowest rules (a case's time includes its module loads and, for

@@ -39,6 +39,9 @@ Json timing_json(const RunReport& run) {
           {"gpu_cases_s", json_number(t.gpu_cases_s)},
           {"isolated_s", json_number(t.isolated_s)},
           {"isolated_cases", t.isolated_cases},
+          {"isolated_start_s", json_number(t.isolated_start_s)},
+          {"isolated_run_s", json_number(t.isolated_run_s)},
+          {"isolated_exit_s", json_number(t.isolated_exit_s)},
           {"host_tool_s", json_number(t.host_tool_s)},
           {"host_cases_s", json_number(t.host_cases_s)},
           {"report_s", json_number(run.report_s)}};

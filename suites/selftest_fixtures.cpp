@@ -38,6 +38,24 @@ Observation behave(FixtureContext& ctx) {
   return Observation().judge(true, "ok", "ok");
 }
 
+// Reports when it began and ended (microseconds of the system clock, comparable between
+// processes) around a short sleep, so tests see whether two cases ran at the same time.
+Observation window(FixtureContext&) {
+  auto now_us = [] {
+    return static_cast<double>(
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  };
+  Observation o;
+  o.measure("begin_us", now_us());
+  std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  o.measure("end_us", now_us());
+  return o.judge(true, "any", "slept 40 ms");
+}
+
+CUCONFORM_FIXTURE({.name = "selftest.window",
+                   .summary = "records when it ran (begin_us, end_us) around a 40 ms sleep",
+                   .params = {"n"},
+                   .run = window});
 CUCONFORM_FIXTURE({.name = "selftest.echo",
                    .summary = "passes when param value equals expect.value",
                    .params = {"value"},

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,9 +31,20 @@ struct Worker {
   pid_t pid = -1;
   int proto = -1;  // fd 3 of the worker
   int log = -1;    // its stdout and stderr
+  int gate = -1;   // a gated worker's go (fd 4 of the worker): one byte runs it, closing ends it
 };
 
-Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
+// Ends a gated worker that never got its go (a run being stopped).
+void cancel(Worker& w) {
+  if (w.pid < 0) return;
+  kill(w.pid, SIGKILL);
+  waitpid(w.pid, nullptr, 0);
+  for (int fd : {w.proto, w.log, w.gate})
+    if (fd >= 0) close(fd);
+  w = {};
+}
+
+Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated = false) {
   // The worker parses only the spec files its cases come from (a whole catalog costs about
   // 0.15 s a process on the GPU machine, one file a tenth of that).
   std::vector<std::string> files;
@@ -46,12 +58,16 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
   for (const Case* c : batch) std::fprintf(names, "%s\n", c->name.c_str());
   std::fflush(names);
   std::rewind(names);
-  int proto[2], log[2];
-  if (pipe2(proto, O_CLOEXEC) || pipe2(log, O_CLOEXEC)) {
+  int proto[2], log[2], gate[2] = {-1, -1};
+  // The gate is a socket, not a pipe: the go is sent with MSG_NOSIGNAL, so a worker that died
+  // while waiting costs its case (its exit status says why), not the supervisor (SIGPIPE).
+  if (pipe2(proto, O_CLOEXEC) || pipe2(log, O_CLOEXEC) ||
+      (gated && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate))) {
     std::fclose(names);
     return {};
   }
   std::vector<const char*> argv = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str()};
+  if (gated) argv.push_back("--gate");
   for (const std::string& f : files) {
     argv.push_back("--spec-file");
     argv.push_back(f.c_str());
@@ -63,13 +79,15 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch) {
     dup2(log[1], 1);
     dup2(log[1], 2);
     dup2(proto[1], kProtocolFd);
+    if (gated) dup2(gate[0], kGateFd);
     execv("/proc/self/exe", const_cast<char**>(argv.data()));
     _exit(127);
   }
   std::fclose(names);
   close(proto[1]);
   close(log[1]);
-  return {pid, proto[0], log[0]};
+  if (gated) close(gate[0]);
+  return {pid, proto[0], log[0], gate[1]};
 }
 
 std::string describe_exit(int status) {
@@ -115,10 +133,21 @@ void reap_exiting(std::vector<pid_t>& pids, double grace_s) {
 // `reap_later`: once every result is in, leave the worker's exit to reap_exiting() instead of
 // waiting for it (never for isolated cases: their context's teardown, after a fault above all,
 // must be over before the next one starts).
-std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane, bool reap_later) {
+// `ready`: a gated worker spawned for this batch ahead of time; it is given its go here.
+std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane, bool reap_later,
+                      Worker* ready = nullptr) {
   const SuperviseOptions& opt = sh.opt;
   const auto spawned = Clock::now();
-  Worker w = spawn(opt.specs_dir, batch);
+  Worker w = ready ? *ready : spawn(opt.specs_dir, batch);
+  if (ready) {
+    *ready = {};
+    const char go = 1;
+    if (w.gate >= 0 && send(w.gate, &go, 1, MSG_NOSIGNAL) != 1) {
+      // The worker is gone already: its exit status says why (below).
+    }
+    if (w.gate >= 0) close(w.gate);
+  }
+  auto first_start = Clock::now(), last_result = Clock::now();
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     ++sh.out.workers_started;
@@ -151,7 +180,9 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       if (!started_any && gpu_lane) {
         std::lock_guard<std::mutex> lock(sh.mu);
         sh.out.timing.worker_start_s += seconds_since(spawned);
+        if (!reap_later) sh.out.timing.isolated_start_s += seconds_since(spawned);
       }
+      if (!started_any) first_start = Clock::now();
       started_any = true;
       auto it = by_name.find(line.substr(6));
       current = it == by_name.end() ? nullptr : it->second;
@@ -159,6 +190,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       double limit = (current ? current->rule->timeout_s : 10) + opt.slack_s;
       deadline = current_start + std::chrono::duration<double>(limit);
     } else if (line.rfind("RESULT ", 0) == 0) {
+      last_result = Clock::now();
       try {
         finish(decode_result(line.substr(7)));
       } catch (const std::exception& e) {
@@ -234,6 +266,13 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     return finished;
   }
   waitpid(w.pid, &status, 0);
+  if (gpu_lane && !reap_later && finished == batch.size() && !timed_out) {
+    // An isolated case's time: its run (module load, kernel, checks) and its process's exit
+    // (the context's teardown, a faulted one's above all).
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.out.timing.isolated_run_s += std::chrono::duration<double>(last_result - first_start).count();
+    sh.out.timing.isolated_exit_s += seconds_since(last_result);
+  }
   if (w.log >= 0) {
     ssize_t k;
     while ((k = read(w.log, buf, sizeof buf)) > 0) log_buf = tail(log_buf + std::string(buf, static_cast<std::size_t>(k)), 8000);
@@ -287,10 +326,9 @@ void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane, bool rea
   }
 }
 
-// One unit of work for a lane: a chunk of cases in one worker, or one isolated case.
+// One unit of work for a lane: a chunk of cases in one worker.
 struct Item {
   std::vector<const Case*> cases;
-  bool isolated = false;
 };
 
 // A queue that lanes (threads) take items from, largest first as queued.
@@ -310,22 +348,13 @@ class ItemQueue {
   std::mutex mu_;
 };
 
-void run_item(const Item& item, Shared& sh, bool gpu_lane) {
-  const auto t0 = Clock::now();
-  run_all(item.cases, sh, gpu_lane, !item.isolated);
-  if (!item.isolated || !gpu_lane) return;
-  std::lock_guard<std::mutex> lock(sh.mu);
-  sh.out.timing.isolated_s += seconds_since(t0);
-  ++sh.out.timing.isolated_cases;
-}
-
 // `n` threads take items from `q` until it is empty.
 void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
   std::vector<std::thread> lanes;
   for (int i = 0; i < n; ++i)
     lanes.emplace_back([&] {
       Item item;
-      while (!sh.stopping() && q.take(&item)) run_item(item, sh, gpu_lane);
+      while (!sh.stopping() && q.take(&item)) run_all(item.cases, sh, gpu_lane, true);
     });
   for (auto& t : lanes) t.join();
 }
@@ -338,7 +367,7 @@ std::vector<Item> make_chunks(const std::vector<const Case*>& cases, std::size_t
   Item cur;
   for (const Case* c : cases) {
     if (first && first(*c)) {
-      items.push_back(Item{{c}, false});
+      items.push_back(Item{{c}});
       continue;
     }
     cur.cases.push_back(c);
@@ -412,10 +441,21 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   //    faulting within 0.2 s of each other (Xid 13/43) left the H100's GSP without an answer to
   //    a STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after
   //    eight such runs had gone through: on a shared host that costs everyone the GPU.
-  for (const Case* c : isolated_cases) {
-    if (sh.stopping()) break;
-    run_item(Item{{c}, true}, sh, true);
+  //    What may overlap: the next case's process start (exec, specs, context), which runs no
+  //    kernel until its go (--gate), given once the case before has exited.
+  Worker next;
+  for (std::size_t i = 0; i < isolated_cases.size() && !sh.stopping(); ++i) {
+    Worker cur = next;
+    next = {};
+    if (opt.prestart_isolated && cur.pid < 0) cur = spawn(opt.specs_dir, {isolated_cases[i]}, true);
+    if (opt.prestart_isolated && i + 1 < isolated_cases.size()) next = spawn(opt.specs_dir, {isolated_cases[i + 1]}, true);
+    const auto ti = Clock::now();
+    run_batch({isolated_cases[i]}, sh, true, false, cur.pid >= 0 ? &cur : nullptr);
+    std::lock_guard<std::mutex> lock(sh.mu);
+    sh.out.timing.isolated_s += seconds_since(ti);
+    ++sh.out.timing.isolated_cases;
   }
+  cancel(next);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.alone_phase_s = std::chrono::duration<double>(t2 - t1).count();

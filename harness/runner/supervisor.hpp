@@ -30,6 +30,9 @@ struct SuperviseOptions {
   double slack_s = 5;     // added to each case's timeout_s before it is killed
   int host_lanes = 0;     // lanes for host-only cases; 0: the CPU cores less two, 1 to 8
   int gpu_lanes = 0;      // parallel GPU lanes for shared cases; 0: default_gpu_lanes() (from the GPU and the cores)
+  // Start each isolated case's process (and context) while the one before runs; it runs nothing
+  // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
+  bool prestart_isolated = true;
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
@@ -54,6 +57,9 @@ struct SuperviseTiming {
   double module_load_s = 0;   // loading kernel modules (compiling them at run time)
   double gpu_cases_s = 0;     // case time in shared workers, module loads excluded
   double isolated_s = 0;      // isolated cases, each in a process of its own (all of it)
+  double isolated_start_s = 0;  // of that: from spawn (prestarted: from its go) to the case starting
+  double isolated_run_s = 0;    // the cases themselves
+  double isolated_exit_s = 0;   // their processes' exits (context teardown)
   int isolated_cases = 0;
   double host_tool_s = 0;     // host lanes and GPU lane: toolkit programs (ptxas, cuobjdump)
   double host_cases_s = 0;    // host lanes: case time, summed over lanes

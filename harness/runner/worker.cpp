@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstdio>
@@ -37,9 +38,13 @@ int worker_main(int argc, char** argv) {
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
   std::string specs;
   std::vector<std::string> files;  // --spec-file: only these (the supervisor names its cases' files)
-  for (int i = 2; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--specs") specs = argv[i + 1];
-    if (std::string(argv[i]) == "--spec-file") files.push_back(argv[i + 1]);
+  bool gated = false;              // --gate: get ready, then wait for the supervisor's go on kGateFd
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--gate") gated = true;
+    if (i + 1 >= argc) continue;
+    if (a == "--specs") specs = argv[i + 1];
+    if (a == "--spec-file") files.push_back(argv[i + 1]);
   }
   if (specs.empty()) specs = default_specs_dir();
   auto t0 = std::chrono::steady_clock::now();
@@ -49,23 +54,40 @@ int worker_main(int argc, char** argv) {
     for (auto& e : cat.errors) std::cerr << e.str() << "\n";
     return 2;
   }
-  Gpu* gpu = nullptr;
-  std::string why_not;
-  bool opened = false;
-  std::string name;
-  while (std::getline(std::cin, name)) {
+  std::vector<const Case*> cases;
+  for (std::string name; std::getline(std::cin, name);) {
     const Case* c = cat.find_case(name);
     if (!c) {
       std::cerr << "worker: unknown case " << name << "\n";
       return 2;
     }
-    if (!opened && case_needs_driver(*c)) {
-      t0 = std::chrono::steady_clock::now();
-      gpu = Gpu::open(&why_not);
-      opened = true;
-      emit("TIMING gpu_open_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-      emit("DEVICE " + encode_device(gpu, why_not));
-    }
+    cases.push_back(c);
+  }
+  Gpu* gpu = nullptr;
+  std::string why_not;
+  bool opened = false;
+  auto open_gpu = [&] {
+    t0 = std::chrono::steady_clock::now();
+    gpu = Gpu::open(&why_not);
+    opened = true;
+    emit("TIMING gpu_open_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    emit("DEVICE " + encode_device(gpu, why_not));
+  };
+  if (gated) {
+    // Started ahead of its turn: make the context now (while the case before runs), run nothing
+    // until the supervisor says go. End of file instead of a byte: the run is over, leave.
+    for (const Case* c : cases)
+      if (!opened && case_needs_driver(*c)) open_gpu();
+    emit("READY");
+    char go = 0;
+    ssize_t n;
+    do n = read(kGateFd, &go, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) return 0;
+  }
+  for (const Case* c : cases) {
+    const std::string& name = c->name;
+    if (!opened && case_needs_driver(*c)) open_gpu();
     emit("START " + name);
     CaseResult r = execute_case(*c, gpu, why_not.empty() ? "no GPU opened" : why_not);
     emit("RESULT " + encode_result(r));

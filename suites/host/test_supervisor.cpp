@@ -145,3 +145,34 @@ TEST_CASE("isolated cases run one at a time, each in a process of its own, whate
   CHECK(b.timing.isolated_cases == 6);
   CHECK(a.workers_started == b.workers_started);  // 6 isolated + the host lane's worker
 }
+
+TEST_CASE("an isolated case's process started ahead runs nothing before the case before it has exited", "[host][isolation]") {
+  std::vector<std::string> names;
+  for (int n = 1; n <= 6; ++n) names.push_back("selftest.isolated_window.n" + std::to_string(n));
+  names.push_back("selftest.undefined.fault");
+  names.push_back("selftest.undefined.hang");
+  names.push_back("selftest.undefined.ok");
+  SuperviseOptions ahead, after;
+  ahead.slack_s = after.slack_s = 1;
+  after.prestart_isolated = false;
+  SuperviseOutcome a = supervise_named(kSpecs, names, ahead);
+  SuperviseOutcome b = supervise_named(kSpecs, names, after);
+  REQUIRE(a.results.size() == names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    CHECK(a.finished[i]);
+    CHECK(a.results[i].obs.verdict == b.results[i].obs.verdict);
+    CHECK(a.results[i].obs.fact_value("outcome") == b.results[i].obs.fact_value("outcome"));
+  }
+  // The windows, in the order run, do not overlap (each case sleeps 40 ms in its window).
+  for (std::size_t i = 0; i + 1 < 6; ++i) {
+    const auto& m0 = a.results[i].obs.measurements;
+    const auto& m1 = a.results[i + 1].obs.measurements;
+    REQUIRE(m0.size() >= 2);
+    REQUIRE(m1.size() >= 2);
+    INFO("case " << i + 1 << " ended at " << m0.at(1).second << " us, case " << i + 2 << " began at " << m1.at(0).second);
+    CHECK(m1.at(0).second >= m0.at(1).second);
+  }
+  CHECK(a.timing.isolated_cases == 9);
+  CHECK(a.workers_started == b.workers_started);  // one process a case either way, none left over
+}
