@@ -12,6 +12,8 @@ namespace cuconform {
 std::string gpu_alone_reason(const Case& c) {
   const Rule& r = *c.rule;
   if (r.planned || !r.needs_gpu()) return "";
+  // Under `ctest -j` too: a fault beside other work is what once left an H100 needing a reset.
+  if (c.isolated) return "it expects a fault or records undefined behaviour (a process of its own, nothing else on the GPU)";
   if (r.kind == Kind::performance) return "a performance rule: it compares rates or latencies";
   const FixtureInfo* fx = find_fixture(r.fixture);
   if (!fx) return "";
@@ -44,6 +46,10 @@ int default_gpu_lanes(std::string* why) {
   return lanes;
 }
 
-bool host_case_is_slow(const Case& c) { return c.rule->needs(Requirement::nvcc); }
+double host_case_cost(const Case& c) {
+  if (c.rule->needs(Requirement::nvcc)) return 250;
+  if (c.rule->needs(Requirement::cuobjdump)) return 16;
+  return 1;
+}
 
 }  // namespace cuconform

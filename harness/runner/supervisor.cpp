@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -359,32 +360,37 @@ void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
   for (auto& t : lanes) t.join();
 }
 
-// Cases in chunks of about `chunk` neighbours (same rules, same modules), one worker each;
-// cases `first` picks (slow ones) lead, one an item.
-std::vector<Item> make_chunks(const std::vector<const Case*>& cases, std::size_t chunk,
-                              const std::function<bool(const Case&)>& first = nullptr) {
-  std::vector<Item> items, chunks;
+// Cases in chunks of neighbours (same rules, same modules), one worker each, cut where a chunk's
+// cost reaches its share: `per_lane` chunks a lane, at least `min_cost`; a case that costs a share
+// by itself is an item of its own. Costliest items first, so that no lane ends on a long one
+// (before costs, one host chunk held most of the cuobjdump cases: 27 s of a 31 s run).
+std::vector<Item> make_chunks(const std::vector<const Case*>& cases, int lanes, int per_lane, double min_cost,
+                              const std::function<double(const Case&)>& cost) {
+  double total = 0;
+  for (const Case* c : cases) total += cost(*c);
+  const double share = std::max(min_cost, total / (std::max(lanes, 1) * per_lane));
+  std::vector<std::pair<double, Item>> items;
   Item cur;
+  double cur_cost = 0;
   for (const Case* c : cases) {
-    if (first && first(*c)) {
-      items.push_back(Item{{c}});
+    const double k = cost(*c);
+    if (k >= share) {
+      items.push_back({k, Item{{c}}});
       continue;
     }
     cur.cases.push_back(c);
-    if (cur.cases.size() >= chunk) {
-      chunks.push_back(cur);
-      cur.cases.clear();
+    cur_cost += k;
+    if (cur_cost >= share) {
+      items.push_back({cur_cost, cur});
+      cur = {};
+      cur_cost = 0;
     }
   }
-  if (!cur.cases.empty()) chunks.push_back(cur);
-  items.insert(items.end(), chunks.begin(), chunks.end());
-  return items;
-}
-
-// Two chunks a lane: each chunk is a worker (on the GPU, a context: the driver makes them one at
-// a time), and two leave room to even out the lanes' ends.
-std::size_t chunk_size(std::size_t cases, int lanes) {
-  return std::max<std::size_t>(8, cases / (static_cast<std::size_t>(std::max(lanes, 1)) * 2) + 1);
+  if (!cur.cases.empty()) items.push_back({cur_cost, cur});
+  std::stable_sort(items.begin(), items.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<Item> out;
+  for (auto& i : items) out.push_back(std::move(i.second));
+  return out;
 }
 
 int default_host_lanes() {
@@ -415,7 +421,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // Host lanes take items from one queue, so a slow item does not hold the others back.
   const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
                                                            static_cast<int>(host_cases.size()));
-  ItemQueue host_queue(make_chunks(host_cases, chunk_size(host_cases.size(), lanes), host_case_is_slow));
+  ItemQueue host_queue(make_chunks(host_cases, lanes, 4, 8, host_case_cost));
   const auto t0 = Clock::now();
   std::thread host_timer;
   if (lanes > 0) {
@@ -426,7 +432,9 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     });
   }
   // 1. The parallel GPU lanes: shared cases only.
-  ItemQueue gpu_queue(make_chunks(gpu_cases, chunk_size(gpu_cases.size(), gpu_lanes)));
+  // Two chunks a lane: each chunk is a worker and a context (the driver makes them one at a
+  // time), and two leave room to even out the lanes' ends.
+  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8, [](const Case&) { return 1.0; }));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -441,21 +449,25 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   //    faulting within 0.2 s of each other (Xid 13/43) left the H100's GSP without an answer to
   //    a STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after
   //    eight such runs had gone through: on a shared host that costs everyone the GPU.
-  //    What may overlap: the next case's process start (exec, specs, context), which runs no
-  //    kernel until its go (--gate), given once the case before has exited.
-  Worker next;
+  //    What may overlap: the next cases' process starts (exec, specs, context; up to three ahead, as one
+  //    start takes longer than a typical case), which run no kernel until their go (--gate),
+  //    given once the case before has exited.
+  std::deque<Worker> ahead;
   for (std::size_t i = 0; i < isolated_cases.size() && !sh.stopping(); ++i) {
-    Worker cur = next;
-    next = {};
-    if (opt.prestart_isolated && cur.pid < 0) cur = spawn(opt.specs_dir, {isolated_cases[i]}, true);
-    if (opt.prestart_isolated && i + 1 < isolated_cases.size()) next = spawn(opt.specs_dir, {isolated_cases[i + 1]}, true);
+    while (opt.prestart_isolated && ahead.size() < 3 && i + ahead.size() < isolated_cases.size())
+      ahead.push_back(spawn(opt.specs_dir, {isolated_cases[i + ahead.size()]}, true));
+    Worker cur;
+    if (!ahead.empty()) {
+      cur = ahead.front();
+      ahead.pop_front();
+    }
     const auto ti = Clock::now();
     run_batch({isolated_cases[i]}, sh, true, false, cur.pid >= 0 ? &cur : nullptr);
     std::lock_guard<std::mutex> lock(sh.mu);
     sh.out.timing.isolated_s += seconds_since(ti);
     ++sh.out.timing.isolated_cases;
   }
-  cancel(next);
+  for (Worker& w : ahead) cancel(w);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.alone_phase_s = std::chrono::duration<double>(t2 - t1).count();

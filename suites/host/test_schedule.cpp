@@ -27,12 +27,17 @@ TEST_CASE("cases that time something or count weak outcomes need the GPU alone; 
   CHECK(alone(cat, "ldgsts.ptx.") == "");                        // host tools never need the GPU
 }
 
-TEST_CASE("nvcc cases lead the host lanes; the lane count says how it was chosen", "[host][schedule]") {
+TEST_CASE("host cases have costs (nvcc, then SASS facts, then ptxas); the lane count says how it was chosen", "[host][schedule]") {
   Catalog cat = load_catalog(default_specs_dir());
   REQUIRE(cat.ok());
-  int slow = 0;
-  for (const Case& c : cat.cases) slow += host_case_is_slow(c);
-  CHECK(slow > 0);
+  int nvcc = 0, sass = 0;
+  for (const Case& c : cat.cases) {
+    nvcc += host_case_cost(c) >= 250;
+    sass += host_case_cost(c) == 16;
+  }
+  CHECK(nvcc > 0);
+  CHECK(sass > 0);
+  CHECK(host_case_cost(*cat.find_case(cat.cases.front().name)) >= 1);
   std::string why;
   const int lanes = default_gpu_lanes(&why);
   CHECK(lanes >= 1);
