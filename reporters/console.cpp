@@ -51,8 +51,12 @@ void print_timing(std::ostream& os, const RunReport& run) {
   const SuperviseTiming& t = run.timing;
   auto s = [](double v) { return number_text(std::round(v * 100) / 100); };
   os << "\ntiming (s): wall " << s(run.wall_s) << " = GPU " << s(t.gpu_lane_s) << " (parallel lanes " << s(t.parallel_phase_s)
-     << ", then the GPU to themselves " << s(t.alone_phase_s) << " for " << t.alone_cases << " cases, then isolated cases one at a time "
-     << s(t.isolated_phase_s) << " for " << t.isolated_cases << ") + reports " << s(run.report_s)
+     << (t.isolated_alone ? "" : " with the isolated lane beside them (one case at a time: " + s(t.isolated_phase_s) + " for " +
+                                     std::to_string(t.isolated_cases) + ")")
+     << ", then the GPU to themselves " << s(t.alone_phase_s) << " for " << t.alone_cases << " cases"
+     << (t.isolated_alone ? ", then isolated cases one at a time, alone " + s(t.isolated_phase_s) + " for " + std::to_string(t.isolated_cases)
+                          : std::string())
+     << ") + reports " << s(run.report_s)
      << "; host lanes beside it: " << t.host_lane_count << ", " << s(t.host_lanes_s) << "\n";
   os << "  GPU lanes: " << t.gpu_lane_count << (t.gpu_lanes_why.empty() ? "" : " = " + t.gpu_lanes_why) << "\n";
   os << "  summed over GPU lanes: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "

@@ -27,6 +27,7 @@ Json timing_json(const RunReport& run) {
           {"parallel_phase_s", json_number(t.parallel_phase_s)},
           {"alone_phase_s", json_number(t.alone_phase_s)},
           {"isolated_phase_s", json_number(t.isolated_phase_s)},
+          {"isolated_alone", t.isolated_alone},
           {"alone_cases", t.alone_cases},
           {"gpu_lanes", t.gpu_lane_count},
           {"gpu_lanes_why", t.gpu_lanes_why},

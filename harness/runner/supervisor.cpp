@@ -431,50 +431,64 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       t.host_lanes_s = seconds_since(t0);
     });
   }
-  // 1. The parallel GPU lanes: shared cases only.
-  // Two chunks a lane: each chunk is a worker and a context (the driver makes them one at a
-  // time), and two leave room to even out the lanes' ends.
+  // Isolated cases (expected faults, undefined behaviour, findings that fault): one at a time,
+  // each in a process of its own, each worker gone before the next one's go. What may overlap:
+  // the next cases' process starts (exec, specs, context; up to three ahead, as one start takes
+  // longer than a typical case), which run no kernel until their go (--gate).
+  // Never two of them at once: on 2026-11-25 three isolated cases faulting within 0.2 s of each
+  // other in side-by-side lanes (Xid 13/43) left the H100's GSP without an answer to a
+  // STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after eight
+  // such runs had gone through; on a shared host that costs everyone the GPU. One fault at a
+  // time beside fault-free work is what every run before had done (the cache-hint finding's
+  // faults ran in the shared lanes for hundreds of runs), so the isolated lane runs beside the
+  // parallel lanes, whose cases are not expected to fault (findings that fault are tagged
+  // `faults` and run here). --isolated-alone (CUCONFORM_ISOLATED_ALONE=1): after everything else,
+  // with nothing else on the GPU.
+  auto run_isolated = [&] {
+    const auto ts = Clock::now();
+    std::deque<Worker> ahead;
+    for (std::size_t i = 0; i < isolated_cases.size() && !sh.stopping(); ++i) {
+      while (opt.prestart_isolated && ahead.size() < 3 && i + ahead.size() < isolated_cases.size())
+        ahead.push_back(spawn(opt.specs_dir, {isolated_cases[i + ahead.size()]}, true));
+      Worker cur;
+      if (!ahead.empty()) {
+        cur = ahead.front();
+        ahead.pop_front();
+      }
+      const auto ti = Clock::now();
+      run_batch({isolated_cases[i]}, sh, true, false, cur.pid >= 0 ? &cur : nullptr);
+      std::lock_guard<std::mutex> lock(sh.mu);
+      sh.out.timing.isolated_s += seconds_since(ti);
+      ++sh.out.timing.isolated_cases;
+    }
+    for (Worker& w : ahead) cancel(w);
+    std::lock_guard<std::mutex> lock(sh.mu);
+    t.isolated_phase_s = seconds_since(ts);
+  };
+  // 1. The parallel GPU lanes (shared cases), and the isolated lane beside them.
+  std::thread isolated_lane;
+  if (!opt.isolated_alone) isolated_lane = std::thread(run_isolated);
+  // Two chunks a lane: each chunk is a worker and a context, and two leave room to even out the
+  // lanes' ends.
   ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8, [](const Case&) { return 1.0; }));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.parallel_phase_s = seconds_since(t0);
   }
+  if (isolated_lane.joinable()) isolated_lane.join();
   // 2. The GPU to themselves: the shared ones in one worker.
   const auto t1 = Clock::now();
   run_all(alone_cases, sh, true, true);
-  const auto t2 = Clock::now();
-  // 3. Isolated cases one at a time, nothing else on the GPU, each worker gone before the next
-  //    starts. Run side by side they took 23.6 s instead of ~45, but on 2026-11-25 three of them
-  //    faulting within 0.2 s of each other (Xid 13/43) left the H100's GSP without an answer to
-  //    a STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after
-  //    eight such runs had gone through: on a shared host that costs everyone the GPU.
-  //    What may overlap: the next cases' process starts (exec, specs, context; up to three ahead, as one
-  //    start takes longer than a typical case), which run no kernel until their go (--gate),
-  //    given once the case before has exited.
-  std::deque<Worker> ahead;
-  for (std::size_t i = 0; i < isolated_cases.size() && !sh.stopping(); ++i) {
-    while (opt.prestart_isolated && ahead.size() < 3 && i + ahead.size() < isolated_cases.size())
-      ahead.push_back(spawn(opt.specs_dir, {isolated_cases[i + ahead.size()]}, true));
-    Worker cur;
-    if (!ahead.empty()) {
-      cur = ahead.front();
-      ahead.pop_front();
-    }
-    const auto ti = Clock::now();
-    run_batch({isolated_cases[i]}, sh, true, false, cur.pid >= 0 ? &cur : nullptr);
-    std::lock_guard<std::mutex> lock(sh.mu);
-    sh.out.timing.isolated_s += seconds_since(ti);
-    ++sh.out.timing.isolated_cases;
-  }
-  for (Worker& w : ahead) cancel(w);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
-    t.alone_phase_s = std::chrono::duration<double>(t2 - t1).count();
-    t.isolated_phase_s = seconds_since(t2);
+    t.alone_phase_s = seconds_since(t1);
     t.alone_cases = static_cast<int>(alone_cases.size());
-    t.gpu_lane_s = seconds_since(t0);
   }
+  // 3. With --isolated-alone: the isolated cases last, nothing else on the GPU.
+  if (opt.isolated_alone) run_isolated();
+  t.isolated_alone = opt.isolated_alone;
+  t.gpu_lane_s = seconds_since(t0);
   if (host_timer.joinable()) host_timer.join();
   reap_exiting(sh.exiting, 10);
   t.host_lane_count = lanes;

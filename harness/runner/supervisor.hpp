@@ -7,12 +7,12 @@
 //
 // Lanes (harness/runner/schedule.hpp says which case goes where):
 //   1. GPU lanes, several at once on the same GPU, each running one worker at a time: chunks
-//      of shared cases;
+//      of shared cases; beside them one isolated lane: the cases expecting a fault or recording
+//      undefined behaviour, one process at a time (supervisor.cpp says why never two: faults
+//      side by side once left an H100 needing a reset);
 //   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
 //      outcomes), in one worker with nothing else on the GPU;
-//   3. then the isolated cases (expected faults, undefined behaviour), one process at a time
-//      with nothing else on the GPU (supervisor.cpp says why: faults side by side once left an
-//      H100 needing a reset);
+//   (with isolated_alone, the isolated lane runs third, alone on the GPU);
 //   host lanes beside all of this: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
 #include <functional>
@@ -33,6 +33,9 @@ struct SuperviseOptions {
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
+  // Run the isolated lane after everything else, nothing else on the GPU, instead of beside the
+  // parallel lanes (one isolated case at a time either way). CUCONFORM_ISOLATED_ALONE=1.
+  bool isolated_alone = false;
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
@@ -45,7 +48,8 @@ struct SuperviseTiming {
   double gpu_lane_s = 0;      // wall time of all GPU work (the parallel lanes, then the GPU-alone phase)
   double parallel_phase_s = 0;  // wall time of the parallel GPU lanes
   double alone_phase_s = 0;     // wall time of the cases that had the GPU to themselves
-  double isolated_phase_s = 0;  // wall time of the isolated cases, one at a time
+  double isolated_phase_s = 0;  // wall time of the isolated lane (one case at a time), beside the parallel lanes
+  bool isolated_alone = false;  // ... or after everything else (--isolated-alone)
   int alone_cases = 0;
   int gpu_lane_count = 0;
   std::string gpu_lanes_why;    // how the lane count was chosen
