@@ -150,8 +150,8 @@ int cmd_run(const Options& o) {
   // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
   // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
   if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
-  so.isolated_alone = o.has("--isolated-alone");
-  if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone || std::string(p) == "1";
+  so.isolated_alone = !o.has("--isolated-beside");
+  if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone && std::string(p) != "0";
   so.on_result = [&](const Case& c, const CaseResult& r) {
     print_case_line(std::cout, c, r, verbose);
     std::cout.flush();

@@ -12,7 +12,7 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
 
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
   run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--codegen PATH]
-           [--jobs N] [--timing] [--verbose]
+           [--jobs N] [--timing] [--verbose] [--isolated-beside]
                                         run on the local GPU; reports go to DIR (default results/);
                                         --rerun N: re-run failures up to N times (a later pass = flake)
                                         --codegen sass|jit|ptxas=FILE: the code path under test: the
@@ -21,7 +21,10 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         --jobs N: GPU lanes side by side for shared cases (default: from
                                         the GPU's SMs, memory and the CPU cores, at most 8;
                                         $CUCONFORM_JOBS); cases that time something get the GPU to
-                                        themselves, isolated cases run one at a time
+                                        themselves, isolated cases run one at a time, last, with
+                                        nothing else on the GPU (--isolated-beside: beside the
+                                        lanes; faster, and unsafe: twice a fault beside running
+                                        work left an H100 needing a reset)
                                         --timing: where the run's time went, and the 20 slowest rules
   lint                                  validate specs/ (and statements/, tables/) strictly
   device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
@@ -69,7 +72,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs"}, {"--verbose", "--timing", "--isolated-alone"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},

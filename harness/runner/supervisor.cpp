@@ -432,18 +432,19 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     });
   }
   // Isolated cases (expected faults, undefined behaviour, findings that fault): one at a time,
-  // each in a process of its own, each worker gone before the next one's go. What may overlap:
-  // the next cases' process starts (exec, specs, context; up to three ahead, as one start takes
-  // longer than a typical case), which run no kernel until their go (--gate).
-  // Never two of them at once: on 2026-11-25 three isolated cases faulting within 0.2 s of each
-  // other in side-by-side lanes (Xid 13/43) left the H100's GSP without an answer to a
-  // STOP_CHANNEL control (Xid 119, 3 x 45 s) and the GPU needing a reset (Xid 154), after eight
-  // such runs had gone through; on a shared host that costs everyone the GPU. One fault at a
-  // time beside fault-free work is what every run before had done (the cache-hint finding's
-  // faults ran in the shared lanes for hundreds of runs), so the isolated lane runs beside the
-  // parallel lanes, whose cases are not expected to fault (findings that fault are tagged
-  // `faults` and run here). --isolated-alone (CUCONFORM_ISOLATED_ALONE=1): after everything else,
-  // with nothing else on the GPU.
+  // each in a process of its own, each worker gone before the next one's go, and by default
+  // with nothing else running on the GPU. What may overlap: the next cases' process starts
+  // (exec, specs, context; up to three ahead, as one start takes longer than a typical case),
+  // which run no kernel until their go (--gate); CUCONFORM_PRESTART=0 turns that off.
+  // Why nothing else runs: twice on an H100 (driver 580.159.04) an expected fault beside running
+  // work left the GSP without an answer to an RM control (Xid 119, 3 x 45 s) and the GPU needing
+  // a reset (Xid 154): on 2026-11-25 three isolated cases faulting within 0.2 s of each other in
+  // side-by-side lanes, and later the same day one cache-hint ILLEGAL_INSTRUCTION fault in the
+  // isolated lane beside the eight parallel lanes (it hung instead of faulting; the run had gone
+  // through seven times). On a shared host that costs everyone the GPU. With the lane run alone,
+  // faults beside idle, gated contexts: about 300 in this session's runs, no incident.
+  // --isolated-beside (CUCONFORM_ISOLATED_ALONE=0) runs the lane beside the parallel lanes:
+  // 26-28 s instead of 31-34 s for the whole suite, and not safe.
   auto run_isolated = [&] {
     const auto ts = Clock::now();
     std::deque<Worker> ahead;
@@ -465,7 +466,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     std::lock_guard<std::mutex> lock(sh.mu);
     t.isolated_phase_s = seconds_since(ts);
   };
-  // 1. The parallel GPU lanes (shared cases), and the isolated lane beside them.
+  // 1. The parallel GPU lanes (shared cases), and with --isolated-beside the isolated lane.
   std::thread isolated_lane;
   if (!opt.isolated_alone) isolated_lane = std::thread(run_isolated);
   // Two chunks a lane: each chunk is a worker and a context, and two leave room to even out the
@@ -485,7 +486,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.alone_phase_s = seconds_since(t1);
     t.alone_cases = static_cast<int>(alone_cases.size());
   }
-  // 3. With --isolated-alone: the isolated cases last, nothing else on the GPU.
+  // 3. The isolated cases last, nothing else on the GPU (unless --isolated-beside).
   if (opt.isolated_alone) run_isolated();
   t.isolated_alone = opt.isolated_alone;
   t.gpu_lane_s = seconds_since(t0);

@@ -7,12 +7,12 @@
 //
 // Lanes (harness/runner/schedule.hpp says which case goes where):
 //   1. GPU lanes, several at once on the same GPU, each running one worker at a time: chunks
-//      of shared cases; beside them one isolated lane: the cases expecting a fault or recording
-//      undefined behaviour, one process at a time (supervisor.cpp says why never two: faults
-//      side by side once left an H100 needing a reset);
+//      of shared cases (none is expected to fault);
 //   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
 //      outcomes), in one worker with nothing else on the GPU;
-//   (with isolated_alone, the isolated lane runs third, alone on the GPU);
+//   3. then the isolated lane: the cases expecting a fault or recording undefined behaviour, one
+//      process at a time with nothing else running on the GPU (supervisor.cpp says why: faults
+//      beside other work twice left an H100 needing a reset);
 //   host lanes beside all of this: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
 #include <functional>
@@ -33,9 +33,10 @@ struct SuperviseOptions {
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
-  // Run the isolated lane after everything else, nothing else on the GPU, instead of beside the
-  // parallel lanes (one isolated case at a time either way). CUCONFORM_ISOLATED_ALONE=1.
-  bool isolated_alone = false;
+  // Run the isolated lane after everything else, nothing else on the GPU (the default), or beside
+  // the parallel lanes (--isolated-beside, CUCONFORM_ISOLATED_ALONE=0: faster, and unsafe: see
+  // supervisor.cpp). One isolated case at a time either way.
+  bool isolated_alone = true;
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
@@ -49,7 +50,7 @@ struct SuperviseTiming {
   double parallel_phase_s = 0;  // wall time of the parallel GPU lanes
   double alone_phase_s = 0;     // wall time of the cases that had the GPU to themselves
   double isolated_phase_s = 0;  // wall time of the isolated lane (one case at a time), beside the parallel lanes
-  bool isolated_alone = false;  // ... or after everything else (--isolated-alone)
+  bool isolated_alone = true;   // ... after everything else (false: --isolated-beside)
   int alone_cases = 0;
   int gpu_lane_count = 0;
   std::string gpu_lanes_why;    // how the lane count was chosen
