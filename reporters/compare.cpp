@@ -192,7 +192,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   if (known)
     for (auto* list : {&known->failures, &known->flakes})
       for (auto& e : *list)
-        if (!used.count(&e))
+        if (!used.count(&e) && e.applies_to(&nrun))  // scoped to another GPU, driver or code path: not stale
           r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
   r.tolerances = judge ? judge->describe() : "fixed: " + number_text(tol.fallback * 100) + "% unless overridden (--tolerance, known list)";
   return r;

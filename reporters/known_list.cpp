@@ -36,14 +36,14 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
   std::vector<KnownEntry> out;
   if (!list.IsDefined() || list.IsNull()) return out;
   if (!list.IsSequence()) bad(file, list, std::string(section) + " must be a list of {id|regex, reason}");
-  static const std::set<std::string> keys = {"id", "regex", "reason", "class", "issue", "device", "driver"};
+  static const std::set<std::string> keys = {"id", "regex", "reason", "class", "issue", "device", "driver", "toolchain"};
   for (auto item : list) {
     if (!item.IsMap()) bad(file, item, std::string(section) + ": each entry is a mapping with id or regex, and reason");
     KnownEntry e;
     e.where = at(file, item);
     for (auto it = item.begin(); it != item.end(); ++it) {
       std::string k = it->first.Scalar();
-      if (!keys.count(k)) bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver)");
+      if (!keys.count(k)) bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver, toolchain)");
       if (!it->second.IsScalar()) bad(file, it->second, "'" + k + "' must be a string");
     }
     e.id = item["id"].as<std::string>("");
@@ -52,6 +52,7 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     e.issue = item["issue"].as<std::string>("");
     e.device = item["device"].as<std::string>("");
     e.driver = item["driver"].as<std::string>("");
+    e.toolchain = item["toolchain"].as<std::string>("");
     if (e.id.empty() == e.pattern.empty()) bad(file, item, "give exactly one of 'id' and 'regex'");
     if (e.reason.empty()) bad(file, item, "'" + e.what() + "' needs a 'reason'");
     if (item["class"].IsDefined()) {
@@ -63,6 +64,7 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     if (!e.pattern.empty()) e.re = compile(file, item["regex"], e.pattern);
     if (!e.device.empty()) e.device_re = compile(file, item["device"], e.device);
     if (!e.driver.empty()) e.driver_re = compile(file, item["driver"], e.driver);
+    if (!e.toolchain.empty()) e.toolchain_re = compile(file, item["toolchain"], e.toolchain);
     out.push_back(std::move(e));
   }
   return out;
@@ -127,8 +129,13 @@ bool KnownEntry::matches(const CaseRow& c, const RunInfo* run) const {
   } else if (!std::regex_search(c.name, re)) {
     return false;
   }
+  return applies_to(run);
+}
+
+bool KnownEntry::applies_to(const RunInfo* run) const {
   if (run && !device.empty() && !std::regex_search(run->dev("name"), device_re)) return false;
   if (run && !driver.empty() && !std::regex_search(run->dev("driver_version"), driver_re)) return false;
+  if (run && !toolchain.empty() && !std::regex_search(run->toolchain_line(), toolchain_re)) return false;
   return true;
 }
 

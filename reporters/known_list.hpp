@@ -32,9 +32,11 @@ struct KnownEntry {
   std::string reason, issue;
   FindingClass cls = FindingClass::none;
   std::string device, driver;  // optional regexes: the entry applies only on matching runs
+  std::string toolchain;       // ... and on the run's code path (RunInfo::toolchain_line(): "sass (nvcc 13.0 ...)", "ptxas 12.8.93")
   std::string where;           // FILE:LINE, for messages
-  std::regex re, device_re, driver_re;
+  std::regex re, device_re, driver_re, toolchain_re;
   bool matches(const CaseRow& c, const RunInfo* run) const;
+  bool applies_to(const RunInfo* run) const;  // the device, driver and code path fit (null: any run)
   std::string what() const { return id.empty() ? "/" + pattern + "/" : id; }
 };
 

@@ -128,6 +128,11 @@ TEST_CASE("compare: known failures and flakes do not gate -- a known failure tha
   // An entry scoped to another driver does not apply: the failure gates again.
   write_text(dir + "/other.yaml", "known_failures:\n  - id: " + kL1Case + "\n    reason: r\n    class: performance\n    driver: '^590\\.'\n");
   CHECK(cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/other.yaml'").rc == 1);
+  // ... and so does one scoped to another code path (a finding of one ptxas, say).
+  write_text(dir + "/ptxas.yaml", "known_failures:\n  - id: " + kL1Case + "\n    reason: r\n    class: runtime\n    toolchain: '^ptxas 12\\.'\n");
+  CHECK(cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/ptxas.yaml'").rc == 1);
+  write_text(dir + "/sass.yaml", "known_failures:\n  - id: " + kL1Case + "\n    reason: r\n    class: runtime\n    toolchain: '^sass'\n");
+  CHECK(cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/sass.yaml'").rc == 0);
   write_text(dir + "/flakes.yaml", "known_flakes:\n  - regex: '^ldgsts\\.l1\\.access'\n    reason: L1 timing is noisy under MPS\n");
   Exe fl = cuconform_cli("compare '" + dir + "/a.json' '" + dir + "/b.json' --known '" + dir + "/flakes.yaml'");
   INFO(fl.out);
