@@ -46,3 +46,15 @@ static int use_device0(CUdevice* dev) {
   CHECK(cuCtxSetCurrent(ctx));
   return 0;
 }
+
+// Loads the kernel image at `path` (a cubin, or PTX for the driver JIT) into *mod. 0, or 3 after
+// printing "RESULT error loading the image: NAME LOG" (the JIT's error log says why).
+static int load_image(const char* path, CUmodule* mod) {
+  const std::string image = read_file(path);
+  char log[8192] = {};
+  CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* val[] = {log, reinterpret_cast<void*>(sizeof log)};
+  CUresult r = cuModuleLoadDataEx(mod, image.c_str(), 2, opt, val);
+  if (r != CUDA_SUCCESS) return std::printf("RESULT error loading the image: %s %s\n", err_name(r), log), 3;
+  return 0;
+}

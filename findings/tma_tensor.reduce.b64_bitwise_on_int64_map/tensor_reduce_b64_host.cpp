@@ -53,13 +53,8 @@ int main(int argc, char** argv) {
 
   CUdevice dev;
   if (int e = use_device0(&dev)) return e;
-  const std::string image = read_file(argv[1]);
   CUmodule mod;
-  char log[8192] = {};
-  CUjit_option opt[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* val[] = {log, reinterpret_cast<void*>(sizeof log)};
-  CUresult lr = cuModuleLoadDataEx(&mod, image.c_str(), 2, opt, val);
-  if (lr != CUDA_SUCCESS) return std::printf("RESULT error loading the image: %s %s\n", err_name(lr), log), 3;
+  if (int e = load_image(argv[1], &mod)) return e;
   CUfunction f;
   CHECK(cuModuleGetFunction(&f, mod, ("reduce_" + op + "_1d").c_str()));
 

@@ -8,24 +8,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:-sass}
-. "$here/../common/toolchain.sh"  # NVCC, CUDA_HOME, $tmp, lower_version
+. "$here/../common/toolchain.sh"  # NVCC, CUDA_HOME, $tmp, build_sm90a
 
-echo "toolchain: $mode"
-echo "nvcc: $("$NVCC" --version | tail -n 1)"
-"$NVCC" -o "$tmp/host" "$here/tma_store_host.cpp" -L"$CUDA_HOME/lib64/stubs" -lcuda || exit 2
-"$NVCC" -ptx -arch=compute_90a -o "$tmp/k.ptx" "$here/tma_store.cu" || exit 2
-case "$mode" in
-  sass) "$NVCC" -cubin -arch=sm_90a -o "$tmp/k.cubin" "$here/tma_store.cu" || exit 2; image=$tmp/k.cubin ;;
-  jit) image=$tmp/k.ptx ;;
-  ptxas=*)
-    PTXAS=${mode#ptxas=}
-    echo "ptxas: $("$PTXAS" --version | tail -n 1)"
-    lower_version "$tmp/k.ptx" "$PTXAS"
-    "$PTXAS" -arch=sm_90a -o "$tmp/k.cubin" "$tmp/k.ptx" || exit 2
-    image=$tmp/k.cubin ;;
-  *) echo "usage: $0 [sass|jit|ptxas=PATH]" >&2; exit 2 ;;
-esac
-command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/device: /' || true
+build_sm90a "$mode" "$here/tma_store_host.cpp" "$here/tma_store.cu"  # $tmp/host, $image
 
 if command -v cuobjdump > /dev/null && [ "$mode" != jit ]; then
   echo "SASS of store_2d (cuobjdump -sass):"
