@@ -36,7 +36,9 @@ struct KnownEntry {
   std::string where;           // FILE:LINE, for messages
   std::regex re, device_re, driver_re, toolchain_re;
   bool matches(const CaseRow& c, const RunInfo* run) const;
-  bool applies_to(const RunInfo* run) const;  // the device, driver and code path fit (null: any run)
+  // The device, driver and code path fit (null: any run; a run without device fields: the code
+  // path only).
+  bool applies_to(const RunInfo* run) const;
   std::string what() const { return id.empty() ? "/" + pattern + "/" : id; }
 };
 

@@ -7,7 +7,6 @@
 #include <deque>
 #include <filesystem>
 #include <memory>
-#include <regex>
 #include <iostream>
 
 #include "harness/runner/schedule.hpp"
@@ -57,18 +56,12 @@ const KnownEntry* known_failure(const Case& c, const DeviceReport& device) {
   row.name = c.name;
   row.rule = c.rule->id;
   // CTest runs the SASS built in, so an entry scoped to another code path (a finding of one
-  // ptxas) does not apply; without a device, entries scoped to a GPU or driver still do.
+  // ptxas) does not apply; without a device the run has no device fields, and entries scoped to a
+  // GPU or driver still do (KnownEntry::applies_to).
   RunInfo run;
   run.run = {{"toolchain.codegen", "sass"}, {"toolchain.compiler", "nvcc (SASS built in)"}};
-  const bool have_device = !device.json.empty();
-  if (have_device) run.device = {{"name", device.name}, {"driver_version", device.driver}};
-  for (const KnownEntry& e : list->failures) {
-    if (!e.matches(row, nullptr)) continue;
-    if (!e.toolchain.empty() && !std::regex_search(run.toolchain_line(), e.toolchain_re)) continue;
-    if (have_device && !e.applies_to(&run)) continue;
-    return &e;
-  }
-  return nullptr;
+  if (!device.json.empty()) run.device = {{"name", device.name}, {"driver_version", device.driver}};
+  return list->failure(row, &run);
 }
 
 class SpecCaseInvoker : public Catch::ITestInvoker {
