@@ -142,11 +142,12 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   Worker w = ready ? *ready : spawn(opt.specs_dir, batch);
   if (ready) {
     *ready = {};
+    // A worker gone already fails the send; its exit status says why (below).
     const char go = 1;
-    if (w.gate >= 0 && send(w.gate, &go, 1, MSG_NOSIGNAL) != 1) {
-      // The worker is gone already: its exit status says why (below).
+    if (w.gate >= 0) {
+      send(w.gate, &go, 1, MSG_NOSIGNAL);
+      close(w.gate);
     }
-    if (w.gate >= 0) close(w.gate);
   }
   auto first_start = Clock::now(), last_result = Clock::now();
   {
