@@ -150,6 +150,9 @@ int cmd_run(const Options& o) {
   // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
   // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
   if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
+  // CUCONFORM_BATCH_RECORDS=0: each undefined-behaviour record in a process of its own (to check
+  // that a record does not depend on the records before it in a shared worker).
+  if (const char* p = std::getenv("CUCONFORM_BATCH_RECORDS")) so.records_share_workers = std::string(p) != "0";
   so.isolated_alone = !o.has("--isolated-beside");
   if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone && std::string(p) != "0";
   so.on_result = [&](const Case& c, const CaseResult& r) {

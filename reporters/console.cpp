@@ -61,7 +61,8 @@ void print_timing(std::ostream& os, const RunReport& run) {
   os << "  GPU lanes: " << t.gpu_lane_count << (t.gpu_lanes_why.empty() ? "" : " = " + t.gpu_lanes_why) << "\n";
   os << "  summed over GPU lanes: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
      << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", shared-worker cases " << s(t.gpu_cases_s)
-     << ", isolated cases in processes of their own " << s(t.isolated_s) << " (" << t.isolated_cases << ")\n";
+     << ", isolated cases " << s(t.isolated_s) << " (" << t.isolated_cases << " in " << t.isolated_workers
+     << " processes)\n";
   if (t.isolated_cases)
     os << "  isolated cases: process start " << s(t.isolated_start_s) << " (after the go where started ahead), cases "
        << s(t.isolated_run_s) << ", process exits " << s(t.isolated_exit_s) << "\n";

@@ -39,7 +39,8 @@ Observation behave(FixtureContext& ctx) {
 }
 
 // Reports when it began and ended (microseconds of the system clock, comparable between
-// processes) around a short sleep, so tests see whether two cases ran at the same time.
+// processes) around a short sleep, so tests see whether two cases ran at the same time, and
+// its process id (which worker ran it).
 Observation window(FixtureContext&) {
   auto now_us = [] {
     return static_cast<double>(
@@ -49,6 +50,7 @@ Observation window(FixtureContext&) {
   o.measure("begin_us", now_us());
   std::this_thread::sleep_for(std::chrono::milliseconds(40));
   o.measure("end_us", now_us());
+  o.measure("pid", static_cast<double>(getpid()));
   return o.judge(true, "any", "slept 40 ms");
 }
 

@@ -307,6 +307,16 @@ void Gpu::sync(double timeout_s) {
   }
 }
 
+std::string Gpu::context_error() {
+  if (device_work_hung()) return "device work hung";
+  CUresult r = CU_API.cuStreamQuery(stream_);
+  if (r == CUDA_ERROR_NOT_READY) return "device work still running after the case";
+  // The stream is idle and the only one fixtures use, so this returns at once: with the
+  // context's sticky error, if it has one.
+  if (r == CUDA_SUCCESS) r = CU_API.cuCtxSynchronize();
+  return r == CUDA_SUCCESS ? "" : cu_error_name(r);
+}
+
 void Gpu::record_start() { CU_CHECK(CU_API.cuEventRecord(ev_start_, stream_)); }
 
 double Gpu::record_stop_and_wait(double timeout_s) {

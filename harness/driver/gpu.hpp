@@ -148,6 +148,11 @@ class Gpu {
   // Waits for the stream, at most timeout_s: a hung kernel becomes DeviceTimeout.
   void sync(double timeout_s);
 
+  // After a case: "" while the context still works, else why not (the driver's error name).
+  // Cases that share a process ask it, so that a fault no call of one case saw is charged to
+  // that case and not to the next one's first call.
+  std::string context_error();
+
   // Milliseconds of GPU time of everything `enqueue` puts on the stream.
   template <class F>
   double time_ms(F&& enqueue, double timeout_s) {

@@ -134,18 +134,19 @@ void reap_exiting(std::vector<pid_t>& pids, double grace_s) {
 // `reap_later`: once every result is in, leave the worker's exit to reap_exiting() instead of
 // waiting for it (never for isolated cases: their context's teardown, after a fault above all,
 // must be over before the next one starts).
-// `ready`: a gated worker spawned for this batch ahead of time; it is given its go here.
+// `ready`: a gated worker spawned ahead of time; it is given its go here, told to skip the first
+// `skip` cases of its list (a spare of a batch: `batch` is what is left of the list).
 std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gpu_lane, bool reap_later,
-                      Worker* ready = nullptr) {
+                      Worker* ready = nullptr, std::size_t skip = 0) {
   const SuperviseOptions& opt = sh.opt;
   const auto spawned = Clock::now();
   Worker w = ready ? *ready : spawn(opt.specs_dir, batch);
   if (ready) {
     *ready = {};
     // A worker gone already fails the send; its exit status says why (below).
-    const char go = 1;
+    const std::string go = std::to_string(skip) + "\n";
     if (w.gate >= 0) {
-      send(w.gate, &go, 1, MSG_NOSIGNAL);
+      send(w.gate, go.data(), go.size(), MSG_NOSIGNAL);
       close(w.gate);
     }
   }
@@ -171,7 +172,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     t.host_tool_s += r.tool_s;
     if (gpu_lane) {
       t.module_load_s += r.module_load_s;
-      if (batch.size() > 1) t.gpu_cases_s += std::max(0.0, r.duration_s - r.module_load_s);
+      if (reap_later) t.gpu_cases_s += std::max(0.0, r.duration_s - r.module_load_s);
     } else {
       t.host_cases_s += r.duration_s;
     }
@@ -268,7 +269,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     return finished;
   }
   waitpid(w.pid, &status, 0);
-  if (gpu_lane && !reap_later && finished == batch.size() && !timed_out) {
+  if (gpu_lane && !reap_later && finished > 0 && !timed_out) {
     // An isolated case's time: its run (module load, kernel, checks) and its process's exit
     // (the context's teardown, a faulted one's above all).
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -432,11 +433,19 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       t.host_lanes_s = seconds_since(t0);
     });
   }
-  // Isolated cases (expected faults, undefined behaviour, findings that fault): one at a time,
-  // each in a process of its own, each worker gone before the next one's go, and by default
-  // with nothing else running on the GPU. What may overlap: the next cases' process starts
-  // (exec, specs, context; up to three ahead, as one start takes longer than a typical case),
-  // which run no kernel until their go (--gate); CUCONFORM_PRESTART=0 turns that off.
+  // Isolated cases (expected faults, undefined behaviour, findings that fault): one process at a
+  // time, each worker gone before the next one's go, and by default with nothing else running on
+  // the GPU. A case expecting a fault has a process of its own. The undefined-behaviour records
+  // share one, deqp-runner style: most of them end normally (107 of 146 on an H100), and one
+  // that faults, hangs or kills its worker ends it, after its own result, and a spare worker
+  // takes over at the next record (records_share_workers = false, CUCONFORM_BATCH_RECORDS=0:
+  // one process a record). The worker checks the context after each record (a fault none of its
+  // calls saw is that record's outcome). That a record does not depend on the records before it
+  // is checked, not assumed: compare with a run of one process a record
+  // (docs/runs/2026-11-25-h100-session3.md).
+  // What may overlap: the next processes' starts (exec, spec files, context; up to three ahead,
+  // a spare of the records' worker among them), which run no kernel until their go (--gate);
+  // CUCONFORM_PRESTART=0 turns that off.
   // Why nothing else runs: twice on an H100 (driver 580.159.04) an expected fault beside running
   // work left the GSP without an answer to an RM control (Xid 119, 3 x 45 s) and the GPU needing
   // a reset (Xid 154): on 2026-11-25 three isolated cases faulting within 0.2 s of each other in
@@ -446,24 +455,74 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // faults beside idle, gated contexts: about 300 in this session's runs, no incident.
   // --isolated-beside (CUCONFORM_ISOLATED_ALONE=0) runs the lane beside the parallel lanes:
   // 26-28 s instead of 31-34 s for the whole suite, and not safe.
+  std::vector<std::vector<const Case*>> iso_items;  // each a worker's list
+  {
+    std::vector<const Case*> records;
+    for (const Case* c : isolated_cases) {
+      const bool shares = opt.records_share_workers && c->records && c->expect.str("fault").empty() &&
+                          std::find(c->rule->tags.begin(), c->rule->tags.end(), "faults") == c->rule->tags.end();
+      if (shares) records.push_back(c);
+      else iso_items.push_back({c});
+    }
+    if (!records.empty()) iso_items.push_back(records);
+  }
   auto run_isolated = [&] {
     const auto ts = Clock::now();
-    std::deque<Worker> ahead;
-    for (std::size_t i = 0; i < isolated_cases.size() && !sh.stopping(); ++i) {
-      while (opt.prestart_isolated && ahead.size() < 3 && i + ahead.size() < isolated_cases.size())
-        ahead.push_back(spawn(opt.specs_dir, {isolated_cases[i + ahead.size()]}, true));
-      Worker cur;
-      if (!ahead.empty()) {
-        cur = ahead.front();
+    struct Ahead {
+      std::size_t item;
+      Worker w;
+    };
+    std::deque<Ahead> ahead;  // gated workers, in the order they will run
+    std::size_t next_item = 0;  // the next item without a worker ahead
+    for (std::size_t i = 0; i < iso_items.size() && !sh.stopping(); ++i) {
+      const auto& list = iso_items[i];
+      std::size_t skip = 0;
+      while (skip < list.size() && !sh.stopping()) {
+        // Keep three ahead: a spare for this list while it has cases after the running one, then
+        // the next lists.
+        if (opt.prestart_isolated) {
+          if (next_item <= i) next_item = i + 1;
+          // The first of this list's workers ahead is the one about to run; a spare is a second.
+          std::size_t for_this = 0;
+          for (auto& a : ahead) for_this += a.item == i;
+          const std::size_t want_this = list.size() - skip > 1 ? 2 : 1;
+          while (for_this < want_this) {
+            // Spares go right after this list's workers, before the next lists'.
+            auto pos = ahead.begin();
+            while (pos != ahead.end() && pos->item == i) ++pos;
+            ahead.insert(pos, Ahead{i, spawn(opt.specs_dir, list, true)});
+            ++for_this;
+          }
+          while (ahead.size() < 3 && next_item < iso_items.size()) {
+            ahead.push_back(Ahead{next_item, spawn(opt.specs_dir, iso_items[next_item], true)});
+            ++next_item;
+          }
+        }
+        Worker cur;
+        if (!ahead.empty() && ahead.front().item == i) {
+          cur = ahead.front().w;
+          ahead.pop_front();
+        }
+        std::vector<const Case*> rest(list.begin() + static_cast<std::ptrdiff_t>(skip), list.end());
+        const auto ti = Clock::now();
+        if (cur.pid >= 0) run_batch(rest, sh, true, false, &cur, skip);
+        else run_batch(rest, sh, true, false);  // not started ahead: a worker of just the rest
+        std::lock_guard<std::mutex> lock(sh.mu);
+        std::size_t now_done = skip;
+        while (now_done < list.size() && sh.done.count(list[now_done]->name)) ++now_done;
+        sh.out.timing.isolated_s += seconds_since(ti);
+        sh.out.timing.isolated_cases += static_cast<int>(now_done - skip);
+        ++sh.out.timing.isolated_workers;
+        if (now_done == skip) break;  // stopped
+        skip = now_done;
+      }
+      // Spares of a list that needed none of them.
+      while (!ahead.empty() && ahead.front().item == i) {
+        cancel(ahead.front().w);
         ahead.pop_front();
       }
-      const auto ti = Clock::now();
-      run_batch({isolated_cases[i]}, sh, true, false, cur.pid >= 0 ? &cur : nullptr);
-      std::lock_guard<std::mutex> lock(sh.mu);
-      sh.out.timing.isolated_s += seconds_since(ti);
-      ++sh.out.timing.isolated_cases;
     }
-    for (Worker& w : ahead) cancel(w);
+    for (Ahead& a : ahead) cancel(a.w);
     std::lock_guard<std::mutex> lock(sh.mu);
     t.isolated_phase_s = seconds_since(ts);
   };

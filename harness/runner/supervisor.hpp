@@ -10,9 +10,10 @@
 //      of shared cases (none is expected to fault);
 //   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
 //      outcomes), in one worker with nothing else on the GPU;
-//   3. then the isolated lane: the cases expecting a fault or recording undefined behaviour, one
-//      process at a time with nothing else running on the GPU (supervisor.cpp says why: faults
-//      beside other work twice left an H100 needing a reset);
+//   3. then the isolated lane: the cases expecting a fault (a process each) and the records of
+//      undefined behaviour (sharing a worker until one faults, hangs or kills it), one process at
+//      a time with nothing else running on the GPU (supervisor.cpp says why: faults beside other
+//      work twice left an H100 needing a reset);
 //   host lanes beside all of this: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
 #include <functional>
@@ -33,6 +34,10 @@ struct SuperviseOptions {
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
+  // Undefined-behaviour records share a worker (one at a time, alone on the GPU like every
+  // isolated case); one that faults, hangs or kills it ends it and a spare takes over. false:
+  // a process a record (CUCONFORM_BATCH_RECORDS=0), as cases expecting a fault always have.
+  bool records_share_workers = true;
   // Run the isolated lane after everything else, nothing else on the GPU (the default), or beside
   // the parallel lanes (--isolated-beside, CUCONFORM_ISOLATED_ALONE=0: faster, and unsafe: see
   // supervisor.cpp). One isolated case at a time either way.
@@ -61,11 +66,12 @@ struct SuperviseTiming {
   double gpu_open_s = 0;      // workers opening the device (context, stream)
   double module_load_s = 0;   // loading kernel modules (compiling them at run time)
   double gpu_cases_s = 0;     // case time in shared workers, module loads excluded
-  double isolated_s = 0;      // isolated cases, each in a process of its own (all of it)
+  double isolated_s = 0;      // isolated cases, one process at a time (all of it)
   double isolated_start_s = 0;  // of that: from spawn (prestarted: from its go) to the case starting
   double isolated_run_s = 0;    // the cases themselves
   double isolated_exit_s = 0;   // their processes' exits (context teardown)
   int isolated_cases = 0;
+  int isolated_workers = 0;     // their processes (the records share one until one of them ends it)
   double host_tool_s = 0;     // host lanes and GPU lane: toolkit programs (ptxas, cuobjdump)
   double host_cases_s = 0;    // host lanes: case time, summed over lanes
   int workers_started = 0, host_lane_count = 0;

@@ -39,6 +39,7 @@ int worker_main(int argc, char** argv) {
   std::string specs;
   std::vector<std::string> files;  // --spec-file: only these (the supervisor names its cases' files)
   bool gated = false;              // --gate: get ready, then wait for the supervisor's go on kGateFd
+  std::size_t skip = 0;            // cases of the list already run by a worker before this one
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--gate") gated = true;
@@ -79,17 +80,34 @@ int worker_main(int argc, char** argv) {
     for (const Case* c : cases)
       if (!opened && case_needs_driver(*c)) open_gpu();
     emit("READY");
-    char go = 0;
-    ssize_t n;
-    do n = read(kGateFd, &go, 1);
-    while (n < 0 && errno == EINTR);
-    if (n != 1) return 0;
+    // The go is a line: how many of its cases to skip (a spare worker of a batch takes over
+    // after the case that ended the one before it).
+    std::string go;
+    for (char ch = 0; ch != '\n';) {
+      ssize_t n = read(kGateFd, &ch, 1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n != 1) return 0;
+      if (ch != '\n') go += ch;
+    }
+    skip = std::strtoul(go.c_str(), nullptr, 10);
   }
-  for (const Case* c : cases) {
+  for (std::size_t i = skip; i < cases.size(); ++i) {
+    const Case* c = cases[i];
     const std::string& name = c->name;
     if (!opened && case_needs_driver(*c)) open_gpu();
     emit("START " + name);
     CaseResult r = execute_case(*c, gpu, why_not.empty() ? "no GPU opened" : why_not);
+    if (c->records && gpu && !r.obs.context_poisoned) {
+      // Undefined behaviour shares a worker with other records: a fault that none of this
+      // case's calls saw is this case's outcome, and the worker ends with it.
+      const std::string err = gpu->context_error();
+      if (!err.empty()) {
+        r.obs.context_poisoned = true;
+        r.obs.fact("context_after", err);
+        if (r.obs.verdict == Verdict::recorded)
+          r.obs.record(r.obs.fact_value("outcome") + "; context faulted after the case: " + err, r.obs.observed);
+      }
+    }
     emit("RESULT " + encode_result(r));
     if (r.obs.context_poisoned) {
       std::fflush(nullptr);

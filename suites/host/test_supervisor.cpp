@@ -70,7 +70,7 @@ TEST_CASE("a violation expected to fault runs in a worker of its own", "[host][i
   CHECK(out.timing.isolated_cases == 1);
 }
 
-TEST_CASE("undefined behaviour is recorded whatever happens, each case in a worker of its own", "[host][isolation]") {
+TEST_CASE("undefined behaviour is recorded whatever happens", "[host][isolation]") {
   SuperviseOptions opt;
   opt.slack_s = 1;
   SuperviseOutcome out = supervise_named(
@@ -90,6 +90,9 @@ TEST_CASE("undefined behaviour is recorded whatever happens, each case in a work
   CHECK(out.results[4].obs.verdict == Verdict::crash);  // the fixture's own bug stays a crash
   CHECK(out.results[5].obs.verdict == Verdict::pass);   // the control is judged
   CHECK(out.timing.isolated_cases == 6);
+  // The records share a worker until one ends it: ok and fault, then abort, then hang, then
+  // throw and the violation.
+  CHECK(out.timing.isolated_workers == 4);
   CHECK_FALSE(is_failure(Verdict::recorded));
 }
 
@@ -124,7 +127,7 @@ TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host
   CHECK(out.timing.isolated_cases == 1);
 }
 
-TEST_CASE("isolated cases run one at a time, each in a process of its own, whatever the lane count", "[host][isolation]") {
+TEST_CASE("isolated cases run one at a time, whatever the lane count", "[host][isolation]") {
   const std::vector<std::string> names = {
       "selftest.undefined.ok",          "selftest.undefined.fault",          "selftest.undefined.abort",
       "selftest.undefined.hang",        "selftest.negative.violation.pid",   "selftest.undefined_pair.violation.ok",
@@ -155,6 +158,7 @@ TEST_CASE("an isolated case's process started ahead runs nothing before the case
   SuperviseOptions ahead, after;
   ahead.slack_s = after.slack_s = 1;
   after.prestart_isolated = false;
+  ahead.records_share_workers = after.records_share_workers = false;  // a process a case: the gate is what is tested
   SuperviseOutcome a = supervise_named(kSpecs, names, ahead);
   SuperviseOutcome b = supervise_named(kSpecs, names, after);
   REQUIRE(a.results.size() == names.size());
@@ -175,4 +179,44 @@ TEST_CASE("an isolated case's process started ahead runs nothing before the case
   }
   CHECK(a.timing.isolated_cases == 9);
   CHECK(a.workers_started == b.workers_started);  // one process a case either way, none left over
+}
+
+TEST_CASE("records share a worker until one faults, hangs or kills it, with the outcomes of one process a record",
+          "[host][isolation]") {
+  const std::vector<std::string> names = {
+      "selftest.isolated_window.n1", "selftest.isolated_window.n2", "selftest.undefined.fault",
+      "selftest.isolated_window.n3", "selftest.undefined.hang",     "selftest.isolated_window.n4",
+      "selftest.undefined.abort",    "selftest.isolated_window.n5", "selftest.isolated_window.n6",
+      "selftest.undefined.ok"};
+  SuperviseOptions shared, own;
+  shared.slack_s = own.slack_s = 1;
+  own.records_share_workers = false;
+  SuperviseOutcome a = supervise_named(kSpecs, names, shared);
+  SuperviseOutcome b = supervise_named(kSpecs, names, own);
+  REQUIRE(a.results.size() == names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
+    CHECK(a.finished[i]);
+    CHECK(a.results[i].obs.verdict == Verdict::recorded);
+    CHECK(a.results[i].obs.verdict == b.results[i].obs.verdict);
+    CHECK(a.results[i].obs.fact_value("outcome") == b.results[i].obs.fact_value("outcome"));
+  }
+  // Four workers: n1 n2 fault | n3 hang | n4 abort | n5 n6 ok (the spare takes over after the
+  // case that ended the worker before it); one process a record without sharing.
+  CHECK(a.timing.isolated_workers == 4);
+  CHECK(b.timing.isolated_workers == 10);
+  CHECK(a.timing.isolated_cases == 10);
+  auto pid = [&](std::size_t i) { return a.results[i].obs.measurements.at(2).second; };
+  CHECK(pid(0) == pid(1));
+  CHECK(pid(3) != pid(1));
+  CHECK(pid(5) != pid(3));
+  CHECK(pid(7) != pid(5));
+  CHECK(pid(7) == pid(8));
+  // One at a time: the windows, in the order run, do not overlap, across a worker's end too.
+  const std::vector<std::size_t> windows = {0, 1, 3, 5, 7, 8};
+  for (std::size_t k = 0; k + 1 < windows.size(); ++k) {
+    const auto& m0 = a.results[windows[k]].obs.measurements;
+    const auto& m1 = a.results[windows[k + 1]].obs.measurements;
+    CHECK(m1.at(0).second >= m0.at(1).second);
+  }
 }
