@@ -7,6 +7,7 @@ incremental (one nvcc or one .cpp, and the link); only the mutant's rules run; t
 restored byte for byte, on an error or Ctrl-C too, and a last build restores the binary.
 
   python3 ci/kernel-mutation.py BUILD_DIR OUTDIR [--only ID ...] [--serial] [-j N] [--baseline RESULTS.json]
+                                [--budget SECONDS] [--resume]
   python3 ci/kernel-mutation.py --check [BUILD_DIR] [--compile]   # no GPU: validate the list
 
 A mutant is caught when one of its selected cases that passed (or was recorded) in the unmutated
@@ -14,7 +15,10 @@ baseline run (made first, or --baseline: a results file of this build, a whole r
 records another outcome category; it survived otherwise. Mutants on different files whose rules
 use none of the other's files share one build and one run (their cases are told apart by the
 rule globs); --serial builds and runs them one at a time. Writes OUTDIR/kernel-mutation.md (the
-table) and OUTDIR/kernel-mutation.json. Exit 0 when every mutant was caught.
+table) and OUTDIR/kernel-mutation.json, after every build, so a run cut short keeps what it
+judged. --budget: start no build after that many seconds (the rest are listed as not run; a GPU
+runner's time limit), and --resume: judge only the mutants OUTDIR/kernel-mutation.json has no
+outcome for, keeping the others. Exit 0 when every mutant was run and caught.
 """
 import argparse
 import fnmatch
@@ -290,6 +294,8 @@ def main():
     ap.add_argument("--compile", action="store_true")
     ap.add_argument("-j", type=int, default=os.cpu_count() or 8)
     ap.add_argument("--baseline", help="results file of an unmutated run of this build (skips the baseline run)")
+    ap.add_argument("--budget", type=float, help="start no build after this many seconds")
+    ap.add_argument("--resume", action="store_true", help="keep the outcomes in OUTDIR/kernel-mutation.json, run the rest")
     a = ap.parse_args()
     if a.check:
         return check(a.build_dir, a.compile)
@@ -299,6 +305,12 @@ def main():
     os.makedirs(out, exist_ok=True)
     exe = os.path.join(build_dir, "cuconform")
     mutants = load_mutants()
+    all_ids = [m["id"] for m in mutants]
+    report = os.path.join(out, "kernel-mutation.json")
+    kept = []
+    if a.resume and os.path.exists(report):
+        kept = [r for r in json.load(open(report))["mutants"] if r["id"] in all_ids]
+        mutants = [m for m in mutants if m["id"] not in {r["id"] for r in kept}]
     if a.only:
         unknown = set(a.only) - {m["id"] for m in mutants}
         if unknown:
@@ -331,9 +343,14 @@ def main():
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
-    results = []
+    results = list(kept)
+    pending = batches(mutants, exe, a.serial)
     try:
-        for b in batches(mutants, exe, a.serial):
+        while pending:
+            if a.budget is not None and time.time() - t0 > a.budget:
+                print(f"kernel-mutation: budget of {a.budget:.0f} s spent; {sum(len(b) for b in pending)} mutant(s) not run (--resume runs them)")
+                break
+            b = pending.pop(0)
             for m in b:
                 originals[m["file"]] = read(m["file"])
                 write(m["file"], originals[m["file"]].replace(m["find"].encode(), m["replace"].encode(), 1))
@@ -354,7 +371,8 @@ def main():
                                 "rules": m["rules"], "outcome": outcome, "cases": len(m["_cases"]), "considered": considered,
                                 "batch": [x["id"] for x in b], "hits": [list(h) for h in hits[:5]], "hit_count": len(hits)})
                 print(f"  {m['id']}: {outcome.upper()} ({len(hits)} of {considered} cases; build {secs:.0f} s, run {time.time() - t:.0f} s"
-                      + (f", batch of {len(b)}" if len(b) > 1 else "") + ")")
+                      + (f", batch of {len(b)}" if len(b) > 1 else "") + ")", flush=True)
+            write_report(out, results, all_ids, t0)
     except KeyboardInterrupt:
         restore()
         print("kernel-mutation: interrupted; sources restored", file=sys.stderr)
@@ -364,21 +382,33 @@ def main():
         restore()
     build(build_dir, a.j, log)  # the binary of the restored sources
 
+    caught, valid, not_run = write_report(out, results, all_ids, t0)
+    print(open(os.path.join(out, "kernel-mutation.md")).read())
+    return 0 if caught == valid and not not_run else 1
+
+
+def write_report(out, results, all_ids, t0):
+    """kernel-mutation.json and .md of what is judged so far, in the list's order."""
+    order = {i: n for n, i in enumerate(all_ids)}
+    results.sort(key=lambda r: order.get(r["id"], len(order)))
     caught = sum(r["outcome"] == "caught" for r in results)
     valid = sum(r["outcome"] != "invalid" for r in results)
-    json.dump({"mutants": results, "caught": caught, "valid": valid, "wall_s": round(time.time() - t0, 1)},
+    not_run = [i for i in all_ids if i not in {r["id"] for r in results}]
+    elapsed = round(time.time() - t0, 1)
+    json.dump({"mutants": results, "caught": caught, "valid": valid, "not_run": not_run, "wall_s": elapsed},
               open(os.path.join(out, "kernel-mutation.json"), "w"), indent=2)
     cell = lambda s: str(s).replace("|", "/").replace("\n", " ")[:160]
-    md = [f"# Kernel mutation: {caught} of {valid} caught ({100 * caught / max(valid, 1):.0f}%), {time.time() - t0:.0f} s", "",
+    md = [f"# Kernel mutation: {caught} of {valid} caught ({100 * caught / max(valid, 1):.0f}%)"
+          + (f", {len(not_run)} not run" if not_run else "") + f", {elapsed:.0f} s (this call)", "",
           "| id | area | file | what it breaks | rules | outcome | failing case | expected / observed |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         h = r.get("hits") or [["", "", "", ""]]
         md.append(f"| {r['id']} | {r.get('area', '')} | `{r.get('file', '')}` | {cell(r.get('why', r.get('note', '')))} | "
                   f"{cell(', '.join(r.get('rules', [])))} | {r['outcome']} | `{cell(h[0][0])}` ({cell(h[0][1])}) | "
                   f"{cell(h[0][2])} / {cell(h[0][3])} |")
+    md += [f"| {i} | | | | | not run | | |" for i in not_run]
     open(os.path.join(out, "kernel-mutation.md"), "w").write("\n".join(md) + "\n")
-    print("\n".join(md))
-    return 0 if caught == valid else 1
+    return caught, valid, not_run
 
 
 if __name__ == "__main__":

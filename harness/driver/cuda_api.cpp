@@ -34,7 +34,11 @@ Loaded load() {
     l.why_not = "CUDA driver too old: libcuda.so.1 has no cuGetProcAddress_v2 (driver for CUDA 12.0+ needed)";
     return l;
   }
-  // The version asked for is the toolkit's: the driver hands back the ABI matching cuda.h.
+  // The version asked for is the toolkit's: the driver hands back the newest ABI of that name up
+  // to it, which is cuda.h's for every entry point listed. Not for all names: CUDA 13.0's cuda.h
+  // declares cuCtxSynchronize(void), and the name at 13000 gives cuCtxSynchronize_v2(CUcontext)
+  // (called without the context it returned CUDA_ERROR_CONTEXT_IS_DESTROYED on an H100,
+  // 2026-11-25); check a new entry point for a newer _vN in cuda.h without a #define.
 #define CUCONFORM_RESOLVE(name)                                                              \
   {                                                                                          \
     void* fn = nullptr;                                                                      \

@@ -10,7 +10,7 @@ namespace cuconform {
   X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) \
   X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
   X(cuDeviceGetUuid) X(cuDeviceTotalMem) \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize) \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveClusters) \
   X(cuLaunchKernelEx) \

@@ -311,9 +311,16 @@ std::string Gpu::context_error() {
   if (device_work_hung()) return "device work hung";
   CUresult r = CU_API.cuStreamQuery(stream_);
   if (r == CUDA_ERROR_NOT_READY) return "device work still running after the case";
-  // The stream is idle and the only one fixtures use, so this returns at once: with the
-  // context's sticky error, if it has one.
-  if (r == CUDA_SUCCESS) r = CU_API.cuCtxSynchronize();
+  // New work on the idle stream (the only one fixtures use) fails in a context with a sticky
+  // error; it is an event, so it finishes at once.
+  if (r == CUDA_SUCCESS) r = CU_API.cuEventRecord(ev_stop_, stream_);
+  try {
+    if (r == CUDA_SUCCESS) sync(1.0);
+  } catch (const DriverError& e) {
+    return e.name();
+  } catch (const DeviceTimeout&) {
+    return "device work still running after the case";
+  }
   return r == CUDA_SUCCESS ? "" : cu_error_name(r);
 }
 
