@@ -10,8 +10,8 @@ restored byte for byte, on an error or Ctrl-C too, and a last build restores the
                                 [--budget SECONDS] [--resume]
   python3 ci/kernel-mutation.py --check [BUILD_DIR] [--compile]   # no GPU: validate the list
 
-A mutant is caught when one of its selected cases that passed (or was recorded) in the unmutated
-baseline run (made first, or --baseline: a results file of this build, a whole run) now fails, times out or crashes, loses its coverage (pass -> not-supported), or
+A mutant is caught when one of its selected cases that failed (a known finding) now passes, or
+one that passed (or was recorded) in the unmutated baseline run (made first, or --baseline: a results file of this build, a whole run) now fails, times out or crashes, loses its coverage (pass -> not-supported), or
 records another outcome category; it survived otherwise. Mutants on different files whose rules
 use none of the other's files share one build and one run (their cases are told apart by the
 rule globs); --serial builds and runs them one at a time. Writes OUTDIR/kernel-mutation.md (the
@@ -181,17 +181,21 @@ def judge(m, base, now):
     hits = []
     for name in m["_cases"]:
         b, n = base.get(name), now.get(name)
-        if not b or b["verdict"] in ("fail", "timeout", "crash", "planned", "not-supported"):
-            continue  # failed (a known finding) or never ran before the mutation: proves nothing
+        if not b or b["verdict"] in ("timeout", "crash", "planned", "not-supported"):
+            continue  # never ran to a verdict before the mutation: proves nothing
         if not n:
             hits.append((name, "not run (the mutant broke the run)", b["verdict"], "missing"))
+        elif b["verdict"] == "fail":
+            # A known finding: only a pass shows the mutant (the check no longer sees the failure).
+            if n["verdict"] == "pass":
+                hits.append((name, "fail -> pass", b.get("expected", ""), n.get("observed", "")))
         elif n["verdict"] in ("fail", "timeout", "crash"):
             hits.append((name, n["verdict"], n.get("expected", ""), n.get("observed", "") or n.get("reason", "")))
         elif n["verdict"] == "not-supported":
             hits.append((name, "coverage lost", b["verdict"], n.get("reason", "")))
         elif b["verdict"] == "recorded" and n["verdict"] == "recorded" and category(b) != category(n):
             hits.append((name, "recorded outcome changed", category(b), category(n)))
-    considered = sum(1 for name in m["_cases"] if base.get(name) and base[name]["verdict"] in ("pass", "recorded", "flake"))
+    considered = sum(1 for name in m["_cases"] if base.get(name) and base[name]["verdict"] in ("pass", "recorded", "flake", "fail"))
     return ("caught" if hits else "survived"), hits, considered
 
 
