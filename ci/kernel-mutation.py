@@ -316,10 +316,11 @@ def main():
         kept = [r for r in json.load(open(report))["mutants"] if r["id"] in all_ids]
         mutants = [m for m in mutants if m["id"] not in {r["id"] for r in kept}]
     if a.only:
-        unknown = set(a.only) - {m["id"] for m in mutants}
+        unknown = set(a.only) - set(all_ids)
         if unknown:
             raise SystemExit(f"kernel-mutation: unknown mutant(s): {', '.join(sorted(unknown))}")
         mutants = [m for m in mutants if m["id"] in a.only]
+        all_ids = [i for i in all_ids if i in a.only or i in {r["id"] for r in kept}]
     for m in mutants:
         if read(m["file"]).decode("utf-8").count(m["find"]) != 1:
             raise SystemExit(f"kernel-mutation: {m['id']}: the find text does not occur exactly once in {m['file']}")

@@ -20,6 +20,12 @@ std::string gpu_alone_reason(const Case& c) {
   return fx->gpu_alone ? fx->gpu_alone(c) : "";
 }
 
+bool shares_isolated_worker(const Case& c) {
+  const auto& tags = c.rule->tags;
+  auto tagged = [&](const char* t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); };
+  return c.isolated && c.records && c.expect.str("fault").empty() && !tagged("faults") && !tagged("fresh-process");
+}
+
 int default_gpu_lanes(std::string* why) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   std::string no_gpu;

@@ -20,14 +20,22 @@ namespace cuconform {
 // Why the case must have the GPU to itself; empty when it may share it.
 std::string gpu_alone_reason(const Case& c);
 
+// Whether an isolated case may share its worker with other records of undefined behaviour (one at
+// a time; the worker ends with the first that faults, hangs or kills it): records may, unless
+// their rule is tagged `fresh-process` (what it records depends on what earlier kernels left,
+// e.g. uninitialised shared memory). Cases expecting a fault, and findings that fault (tagged
+// `faults`), have a process each.
+bool shares_isolated_worker(const Case& c);
+
 // How many GPU lanes a run uses when --jobs does not say: one per 16 SMs, at most one per two
 // CPU cores, one per 4 GiB of device memory, at most 8 (an H100 or H200: 132 SMs, 16 cores ->
 // 8). More lanes buy little: the driver makes contexts one at a time (ci/probes/context_cost.py).
 // `why` says how the number was chosen.
 int default_gpu_lanes(std::string* why);
 
-// What a host case costs, in ptxas runs (about 0.02 s each on the GPU machine): the host lanes
-// cut their chunks by it and start with the costliest. An nvcc compile costs about 5 s (250), a
+// What a case costs, in ptxas runs (about 0.02 s each on the GPU machine; a GPU kernel case 1):
+// the host lanes, and the GPU lanes (which hold the tool cases with --codegen jit), cut their
+// chunks by it and start with the costliest. An nvcc compile costs about 5 s (250), a
 // SASS fact (ptxas, then cuobjdump) about 0.3 s (16): measured on the H100 machine, 2026-11-25.
 double host_case_cost(const Case& c);
 

@@ -44,3 +44,19 @@ TEST_CASE("host cases have costs (nvcc, then SASS facts, then ptxas); the lane c
   CHECK(lanes <= 8);
   CHECK_FALSE(why.empty());
 }
+
+TEST_CASE("records share an isolated worker unless they read what earlier kernels left; expected faults never do",
+          "[host][schedule]") {
+  Catalog cat = load_catalog(default_specs_dir());
+  REQUIRE(cat.ok());
+  auto shares = [&](const std::string& name) {
+    const Case* c = cat.find_case(name);
+    INFO(name);
+    REQUIRE(c);
+    return shares_isolated_worker(*c);
+  };
+  CHECK(shares("async_group.syncthreads_not_a_wait.violation"));                 // a record
+  CHECK_FALSE(shares("mbarrier.undefined.init_without_block_sync.violation"));   // fresh-process
+  CHECK_FALSE(shares("ldgsts.alignment.size_aligned.violation.cg16.src"));        // expects a fault
+  CHECK_FALSE(shares("ldgsts.copy.data.ca4.threads32.src_elem0"));                // not isolated
+}
