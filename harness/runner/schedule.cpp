@@ -21,9 +21,8 @@ std::string gpu_alone_reason(const Case& c) {
 }
 
 bool shares_isolated_worker(const Case& c) {
-  const auto& tags = c.rule->tags;
-  auto tagged = [&](const char* t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); };
-  return c.isolated && c.records && c.expect.str("fault").empty() && !tagged("faults") && !tagged("fresh-process");
+  return c.isolated && c.records && c.expect.str("fault").empty() && !c.rule->has_tag("faults") &&
+         !c.rule->has_tag("fresh-process");
 }
 
 int default_gpu_lanes(std::string* why) {

@@ -32,7 +32,7 @@ struct Worker {
   pid_t pid = -1;
   int proto = -1;  // fd 3 of the worker
   int log = -1;    // its stdout and stderr
-  int gate = -1;   // a gated worker's go (fd 4 of the worker): one byte runs it, closing ends it
+  int gate = -1;   // a gated worker's go (fd 4 of the worker): a line runs it, closing ends it
 };
 
 // Ends a gated worker that never got its go (a run being stopped).

@@ -76,7 +76,7 @@ int worker_main(int argc, char** argv) {
   };
   if (gated) {
     // Started ahead of its turn: make the context now (while the case before runs), run nothing
-    // until the supervisor says go. End of file instead of a byte: the run is over, leave.
+    // until the supervisor says go. End of file instead of a go: the run is over, leave.
     for (const Case* c : cases)
       if (!opened && case_needs_driver(*c)) open_gpu();
     emit("READY");

@@ -95,7 +95,7 @@ void expand_rule(const Rule& rule, std::vector<Case>& out, std::vector<SpecError
       // Undefined behaviour may fault, hang or corrupt the context: each case gets a process.
       c.records = rule.kind == Kind::undefined && (c.is_violation || !values.count("variant"));
       // A rule tagged `faults` (its cases fault on some GPU: a finding) runs like expected faults.
-      c.isolated = c.isolated || c.records || std::find(rule.tags.begin(), rule.tags.end(), "faults") != rule.tags.end();
+      c.isolated = c.isolated || c.records || rule.has_tag("faults");
       if (c.isolated) c.tags.push_back("isolated");
       c.expect = substitute(c.expect, values);
       out.push_back(std::move(c));

@@ -1,5 +1,6 @@
 #include "harness/spec/spec.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -66,6 +67,8 @@ const std::vector<std::string>& Expectations::list(const std::string& key) const
   auto it = values.find(key);
   return it == values.end() ? none : it->second;
 }
+
+bool Rule::has_tag(const std::string& t) const { return std::find(tags.begin(), tags.end(), t) != tags.end(); }
 
 bool Rule::needs(Requirement q) const {
   for (Requirement r : requires_)

@@ -70,6 +70,7 @@ struct Rule {
   std::vector<SourceLoc> statement_locs;  // where each is named, for lint
   SourceLoc loc;
   bool needs(Requirement q) const;  // listed in `requires:`
+  bool has_tag(const std::string& t) const;  // listed in `tags:`
   bool needs_gpu() const;
 };
 
