@@ -51,7 +51,7 @@ int default_gpu_lanes(std::string* why) {
   return lanes;
 }
 
-double host_case_cost(const Case& c) {
+double case_cost(const Case& c) {
   if (c.rule->needs(Requirement::nvcc)) return 250;
   if (c.rule->needs(Requirement::cuobjdump)) return 16;
   return 1;

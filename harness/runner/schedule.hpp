@@ -37,6 +37,6 @@ int default_gpu_lanes(std::string* why);
 // the host lanes, and the GPU lanes (which hold the tool cases with --codegen jit), cut their
 // chunks by it and start with the costliest. An nvcc compile costs about 5 s (250), a
 // SASS fact (ptxas, then cuobjdump) about 0.3 s (16): measured on the H100 machine, 2026-11-25.
-double host_case_cost(const Case& c);
+double case_cost(const Case& c);
 
 }  // namespace cuconform

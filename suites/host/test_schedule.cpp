@@ -32,12 +32,12 @@ TEST_CASE("host cases have costs (nvcc, then SASS facts, then ptxas); the lane c
   REQUIRE(cat.ok());
   int nvcc = 0, sass = 0;
   for (const Case& c : cat.cases) {
-    nvcc += host_case_cost(c) >= 250;
-    sass += host_case_cost(c) == 16;
+    nvcc += case_cost(c) >= 250;
+    sass += case_cost(c) == 16;
   }
   CHECK(nvcc > 0);
   CHECK(sass > 0);
-  CHECK(host_case_cost(*cat.find_case(cat.cases.front().name)) >= 1);
+  CHECK(case_cost(*cat.find_case(cat.cases.front().name)) >= 1);
   std::string why;
   const int lanes = default_gpu_lanes(&why);
   CHECK(lanes >= 1);
