@@ -1,4 +1,5 @@
-// The Catch2 executable: worker mode for process isolation, spec cases registered at
+// The Catch2 executable: worker mode for process isolation, the case server (CTest's GPU tests
+// share its workers and contexts: harness/runner/case_server.hpp), spec cases registered at
 // start-up, and a process exit code of 77 (CTest: skipped) when every case it ran was
 // not-supported or planned.
 #define CATCH_CONFIG_RUNNER
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "harness/runner/case_server.hpp"
 #include "harness/runner/worker.hpp"
 #include "suites/spec_cases.hpp"
 
@@ -24,6 +26,7 @@ static void device_from_ctest_resources() {
 int main(int argc, char** argv) {
   device_from_ctest_resources();
   if (argc > 1 && std::string(argv[1]) == cuconform::kWorkerVerb) return cuconform::worker_main(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == cuconform::kCaseServerVerb) return cuconform::case_server_main(argc, argv);
   cuconform::register_spec_cases(argc, argv);
   Catch::Session session;
   int rc = session.run(argc, argv);

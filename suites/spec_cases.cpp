@@ -9,6 +9,9 @@
 #include <memory>
 #include <iostream>
 
+#include "harness/runner/case_server.hpp"
+#include "harness/runner/execute.hpp"
+#include "harness/runner/gpu_lock.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
@@ -69,15 +72,27 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
   explicit SpecCaseInvoker(const Case* c) : c_(c) {}
   void invoke() const override {
     ++g_tally.ran;
-    SuperviseOptions so;
-    so.specs_dir = catalog().dir;
-    SuperviseOutcome out = supervise({c_}, so);
-    const CaseResult& r = out.results.front();
+    const char* sock = std::getenv("CUCONFORM_CASE_SERVER");
+    const char* dev = std::getenv("CUCONFORM_DEVICE");
+    const int device_id = dev ? std::atoi(dev) : 0;
+    // Shared with the other GPU tests, or the GPU to itself (suites/CMakeLists.txt).
+    GpuLock lock(gpu_lock_path(sock ? sock : "", device_id), *c_);
+    if (!lock.error().empty()) UNSCOPED_INFO("GPU lock: " << lock.error());
+    if (lock.waited_s() > 0.5) UNSCOPED_INFO("waited " << number_text(lock.waited_s()) << " s for the GPU (" << lock.mode() << ")");
+    CaseResult r;
+    DeviceReport device;
+    if (!(sock && *sock && run_served(sock, device_id, &r, &device))) {
+      SuperviseOptions so;
+      so.specs_dir = catalog().dir;
+      SuperviseOutcome out = supervise({c_}, so);
+      r = out.results.front();
+      device = out.device;
+    }
     const Observation& o = r.obs;
     std::string summary = std::string(to_string(o.verdict)) + ": " + o.reason;
     for (auto& [k, v] : o.measurements) UNSCOPED_INFO(k << " = " << number_text(v));
     for (auto& [k, v] : o.facts) UNSCOPED_INFO(k << " = " << v);
-    const KnownEntry* known = known_failure(*c_, out.device);
+    const KnownEntry* known = known_failure(*c_, device);
     if (known && is_failure(o.verdict)) {
       ++g_tally.skipped;
       WARN("SKIPPED (known failure, a recorded finding: " << known->where << "): " << known->reason << "\n  "
@@ -105,6 +120,21 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
   }
 
  private:
+  // Through the case server CTest started (suites/CMakeLists.txt), when there is one and the case
+  // is one it runs: a GPU case that expects no fault. false: run it in a worker of this process.
+  bool run_served(const std::string& sock, int device_id, CaseResult* r, DeviceReport* device) const {
+    if (c_->isolated || !case_needs_driver(*c_)) return false;
+    ServedCase served;
+    std::string why;
+    if (!run_on_case_server(sock, *c_, device_id, &served, &why)) {
+      UNSCOPED_INFO("run in a worker of this test's own: " << why);
+      return false;
+    }
+    *r = served.result;
+    *device = served.device;
+    return true;
+  }
+
   const Case* c_;
 };
 

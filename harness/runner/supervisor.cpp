@@ -21,85 +21,13 @@
 #include "harness/runner/protocol.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/worker.hpp"
+#include "harness/runner/worker_process.hpp"
 
 namespace cuconform {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-struct Worker {
-  pid_t pid = -1;
-  int proto = -1;  // fd 3 of the worker
-  int log = -1;    // its stdout and stderr
-  int gate = -1;   // a gated worker's go (fd 4 of the worker): a line runs it, closing ends it
-};
-
-// Ends a gated worker that never got its go (a run being stopped).
-void cancel(Worker& w) {
-  if (w.pid < 0) return;
-  kill(w.pid, SIGKILL);
-  waitpid(w.pid, nullptr, 0);
-  for (int fd : {w.proto, w.log, w.gate})
-    if (fd >= 0) close(fd);
-  w = {};
-}
-
-Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated = false) {
-  // The worker parses only the spec files its cases come from (a whole catalog costs about
-  // 0.15 s a process on the GPU machine, one file a tenth of that).
-  std::vector<std::string> files;
-  for (const Case* c : batch)
-    if (std::find(files.begin(), files.end(), c->rule->loc.file) == files.end()) files.push_back(c->rule->loc.file);
-  // The case names go through an unlinked temporary file, not a pipe: a batch of thousands
-  // of names outgrows a pipe's buffer, and writing it while the worker fills its own result
-  // pipe would deadlock both (seen on the H200 with 1,600 cases).
-  FILE* names = std::tmpfile();
-  if (!names) return {};
-  for (const Case* c : batch) std::fprintf(names, "%s\n", c->name.c_str());
-  std::fflush(names);
-  std::rewind(names);
-  int proto[2], log[2], gate[2] = {-1, -1};
-  // The gate is a socket, not a pipe: the go is sent with MSG_NOSIGNAL, so a worker that died
-  // while waiting costs its case (its exit status says why), not the supervisor (SIGPIPE).
-  if (pipe2(proto, O_CLOEXEC) || pipe2(log, O_CLOEXEC) ||
-      (gated && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate))) {
-    std::fclose(names);
-    return {};
-  }
-  std::vector<const char*> argv = {"/proc/self/exe", kWorkerVerb, "--specs", specs.c_str()};
-  if (gated) argv.push_back("--gate");
-  for (const std::string& f : files) {
-    argv.push_back("--spec-file");
-    argv.push_back(f.c_str());
-  }
-  argv.push_back(nullptr);
-  pid_t pid = fork();  // lanes are threads: the child only dup2s and execs
-  if (pid == 0) {
-    dup2(fileno(names), 0);
-    dup2(log[1], 1);
-    dup2(log[1], 2);
-    dup2(proto[1], kProtocolFd);
-    if (gated) dup2(gate[0], kGateFd);
-    execv("/proc/self/exe", const_cast<char**>(argv.data()));
-    _exit(127);
-  }
-  std::fclose(names);
-  close(proto[1]);
-  close(log[1]);
-  if (gated) close(gate[0]);
-  return {pid, proto[0], log[0], gate[1]};
-}
-
-std::string describe_exit(int status) {
-  if (WIFSIGNALED(status)) return std::string("killed by signal ") + strsignal(WTERMSIG(status));
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  return "ended";
-}
-
-std::string tail(const std::string& s, std::size_t n = 1500) {
-  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
-}
 
 // What every lane shares; `mu` guards all of it.
 struct Shared {
@@ -286,22 +214,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   // were doing is unfinished, not a crash.
   if (sh.stopping()) return finished;
   if (current) {
-    CaseResult r;
-    r.name = current->name;
-    r.duration_s = seconds_since(current_start);
-    if (timed_out) {
-      r.obs.verdict = Verdict::timeout;
-      r.obs.reason = "no result within the case's time limit of " + std::to_string(current->rule->timeout_s) +
-                     " s (+" + std::to_string(opt.slack_s) + " s slack); worker killed";
-    } else {
-      r.obs.verdict = Verdict::crash;
-      r.obs.reason = "worker process " + describe_exit(status) + " while running this case";
-    }
-    r.obs.observed = tail(log_buf);
-    // Undefined behaviour that hangs or kills its own process is what the GPU did.
-    if (current->records)
-      r.obs.record(timed_out ? "timeout (worker killed)" : "worker " + describe_exit(status), r.obs.reason + "; " + r.obs.observed);
-    finish(r);
+    finish(lost_case(*current, timed_out, status, opt.slack_s, seconds_since(current_start), log_buf));
   } else if (finished == 0) {
     // Died before starting anything: report it on the first case so the run cannot loop.
     CaseResult r;

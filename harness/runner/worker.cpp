@@ -29,6 +29,40 @@ static void emit(const std::string& line) {
   }
 }
 
+// Runs one case and reports it (START, RESULT); a case that poisoned the context ends the process.
+static void run_and_report(const Case& c, Gpu* gpu, const std::string& why_not) {
+  emit("START " + c.name);
+  CaseResult r = execute_case(c, gpu, why_not.empty() ? "no GPU opened" : why_not);
+  if (c.records && gpu && !r.obs.context_poisoned) {
+    // Undefined behaviour shares a worker with other records: a fault that none of this
+    // case's calls saw is this case's outcome, and the worker ends with it.
+    const std::string err = gpu->context_error();
+    if (!err.empty()) {
+      r.obs.context_poisoned = true;
+      r.obs.fact("context_after", err);
+      if (r.obs.verdict == Verdict::recorded)
+        r.obs.record(r.obs.fact_value("outcome") + "; context faulted after the case: " + err, r.obs.observed);
+    }
+  }
+  emit("RESULT " + encode_result(r));
+  if (r.obs.context_poisoned) {
+    std::fflush(nullptr);
+    _exit(0);  // no CUDA teardown in a poisoned context
+  }
+}
+
+// A line from the gate (fd 4); false at its end.
+static bool read_gate_line(std::string* line) {
+  line->clear();
+  for (char ch = 0; ch != '\n';) {
+    ssize_t n = read(kGateFd, &ch, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n != 1) return false;
+    if (ch != '\n') *line += ch;
+  }
+  return true;
+}
+
 int worker_main(int argc, char** argv) {
   // One hardware work queue, not the driver's default 8: every fixture uses one stream, and a
   // context with one connection is made in half the time (0.060 vs 0.121 s alone, 0.080 vs
@@ -39,10 +73,12 @@ int worker_main(int argc, char** argv) {
   std::string specs;
   std::vector<std::string> files;  // --spec-file: only these (the supervisor names its cases' files)
   bool gated = false;              // --gate: get ready, then wait for the supervisor's go on kGateFd
+  bool stream = false;             // --stream: open the GPU, READY, then run the cases named on kGateFd
   std::size_t skip = 0;            // cases of the list already run by a worker before this one
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--gate") gated = true;
+    if (a == "--stream") stream = true;
     if (i + 1 >= argc) continue;
     if (a == "--specs") specs = argv[i + 1];
     if (a == "--spec-file") files.push_back(argv[i + 1]);
@@ -55,15 +91,6 @@ int worker_main(int argc, char** argv) {
     for (auto& e : cat.errors) std::cerr << e.str() << "\n";
     return 2;
   }
-  std::vector<const Case*> cases;
-  for (std::string name; std::getline(std::cin, name);) {
-    const Case* c = cat.find_case(name);
-    if (!c) {
-      std::cerr << "worker: unknown case " << name << "\n";
-      return 2;
-    }
-    cases.push_back(c);
-  }
   Gpu* gpu = nullptr;
   std::string why_not;
   bool opened = false;
@@ -74,6 +101,30 @@ int worker_main(int argc, char** argv) {
     emit("TIMING gpu_open_s " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
     emit("DEVICE " + encode_device(gpu, why_not));
   };
+  if (stream) {
+    // The case server's worker: every case it is handed needs the GPU, so the context is made
+    // before the first; then one case a line, until the gate closes or a case poisons the context.
+    open_gpu();
+    emit("READY");
+    for (std::string name; read_gate_line(&name);) {
+      const Case* c = cat.find_case(name);
+      if (!c) {
+        std::cerr << "worker: unknown case " << name << "\n";
+        return 2;
+      }
+      run_and_report(*c, gpu, why_not);
+    }
+    return 0;
+  }
+  std::vector<const Case*> cases;
+  for (std::string name; std::getline(std::cin, name);) {
+    const Case* c = cat.find_case(name);
+    if (!c) {
+      std::cerr << "worker: unknown case " << name << "\n";
+      return 2;
+    }
+    cases.push_back(c);
+  }
   if (gated) {
     // Started ahead of its turn: make the context now (while the case before runs), run nothing
     // until the supervisor says go. End of file instead of a go: the run is over, leave.
@@ -83,36 +134,12 @@ int worker_main(int argc, char** argv) {
     // The go is a line: how many of its cases to skip (a spare worker of a batch takes over
     // after the case that ended the one before it).
     std::string go;
-    for (char ch = 0; ch != '\n';) {
-      ssize_t n = read(kGateFd, &ch, 1);
-      if (n < 0 && errno == EINTR) continue;
-      if (n != 1) return 0;
-      if (ch != '\n') go += ch;
-    }
+    if (!read_gate_line(&go)) return 0;
     skip = std::strtoul(go.c_str(), nullptr, 10);
   }
   for (std::size_t i = skip; i < cases.size(); ++i) {
-    const Case* c = cases[i];
-    const std::string& name = c->name;
-    if (!opened && case_needs_driver(*c)) open_gpu();
-    emit("START " + name);
-    CaseResult r = execute_case(*c, gpu, why_not.empty() ? "no GPU opened" : why_not);
-    if (c->records && gpu && !r.obs.context_poisoned) {
-      // Undefined behaviour shares a worker with other records: a fault that none of this
-      // case's calls saw is this case's outcome, and the worker ends with it.
-      const std::string err = gpu->context_error();
-      if (!err.empty()) {
-        r.obs.context_poisoned = true;
-        r.obs.fact("context_after", err);
-        if (r.obs.verdict == Verdict::recorded)
-          r.obs.record(r.obs.fact_value("outcome") + "; context faulted after the case: " + err, r.obs.observed);
-      }
-    }
-    emit("RESULT " + encode_result(r));
-    if (r.obs.context_poisoned) {
-      std::fflush(nullptr);
-      _exit(0);  // no CUDA teardown in a poisoned context
-    }
+    if (!opened && case_needs_driver(*cases[i])) open_gpu();
+    run_and_report(*cases[i], gpu, why_not);
   }
   return 0;
 }

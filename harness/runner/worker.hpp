@@ -6,6 +6,8 @@
 // case: a line with how many of its cases to skip (a spare of a shared list takes over where the
 // worker before it ended). The supervisor starts the next isolated processes (and contexts)
 // while one runs.
+// With --stream (the case server's worker, case_server.hpp) it reads the whole spec tree, opens the
+// GPU, says READY and then runs one case per line read on fd 4, until that closes.
 namespace cuconform {
 
 constexpr const char* kWorkerVerb = "__worker";

@@ -1,0 +1,135 @@
+#include "harness/runner/worker_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "harness/runner/worker.hpp"
+
+namespace cuconform {
+namespace {
+
+// Forks and execs `/proc/self/exe argv...`: stdin from `names` (or /dev/null), stdout and stderr
+// to the log pipe, the protocol on kProtocolFd, a gate socket on kGateFd when `gated`.
+// Lanes are threads: the child only dup2s, sets the device and execs.
+Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int device) {
+  int proto[2], log[2], gate[2] = {-1, -1};
+  // The gate is a socket, not a pipe: what is sent goes with MSG_NOSIGNAL, so a worker that
+  // died while waiting costs its case (its exit status says why), not the parent (SIGPIPE).
+  if (pipe2(proto, O_CLOEXEC)) return {};
+  if (pipe2(log, O_CLOEXEC)) {
+    close(proto[0]);
+    close(proto[1]);
+    return {};
+  }
+  if (gated && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate)) {
+    for (int fd : {proto[0], proto[1], log[0], log[1]}) close(fd);
+    return {};
+  }
+  std::vector<const char*> argv = {"/proc/self/exe", kWorkerVerb};
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  argv.push_back(nullptr);
+  const std::string dev = std::to_string(device);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (names) dup2(fileno(names), 0);
+    else {
+      int null = open("/dev/null", O_RDONLY);
+      if (null >= 0) dup2(null, 0);
+    }
+    dup2(log[1], 1);
+    dup2(log[1], 2);
+    dup2(proto[1], kProtocolFd);
+    if (gated) dup2(gate[0], kGateFd);
+    if (device >= 0) setenv("CUCONFORM_DEVICE", dev.c_str(), 1);
+    execv("/proc/self/exe", const_cast<char**>(argv.data()));
+    _exit(127);
+  }
+  close(proto[1]);
+  close(log[1]);
+  if (gated) close(gate[0]);
+  if (pid < 0) {
+    for (int fd : {proto[0], log[0], gate[1]})
+      if (fd >= 0) close(fd);
+    return {};
+  }
+  return {pid, proto[0], log[0], gated ? gate[1] : -1};
+}
+
+}  // namespace
+
+Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated) {
+  // The worker parses only the spec files its cases come from (a whole catalog costs about
+  // 0.15 s a process on the GPU machine, one file a tenth of that).
+  std::vector<std::string> args = {"--specs", specs};
+  if (gated) args.push_back("--gate");
+  std::vector<std::string> files;
+  for (const Case* c : batch)
+    if (std::find(files.begin(), files.end(), c->rule->loc.file) == files.end()) files.push_back(c->rule->loc.file);
+  for (const std::string& f : files) {
+    args.push_back("--spec-file");
+    args.push_back(f);
+  }
+  // The case names go through an unlinked temporary file, not a pipe: a batch of thousands
+  // of names outgrows a pipe's buffer, and writing it while the worker fills its own result
+  // pipe would deadlock both (seen on the H200 with 1,600 cases).
+  FILE* names = std::tmpfile();
+  if (!names) return {};
+  for (const Case* c : batch) std::fprintf(names, "%s\n", c->name.c_str());
+  std::fflush(names);
+  std::rewind(names);
+  Worker w = start(args, names, gated, -1);
+  std::fclose(names);
+  return w;
+}
+
+Worker spawn_streaming(const std::string& specs, int device) {
+  return start({"--specs", specs, "--stream"}, nullptr, true, device);
+}
+
+void cancel(Worker& w) {
+  if (w.pid < 0) return;
+  kill(w.pid, SIGKILL);
+  waitpid(w.pid, nullptr, 0);
+  for (int fd : {w.proto, w.log, w.gate})
+    if (fd >= 0) close(fd);
+  w = {};
+}
+
+std::string describe_exit(int status) {
+  if (WIFSIGNALED(status)) return std::string("killed by signal ") + strsignal(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  return "ended";
+}
+
+std::string tail(const std::string& s, std::size_t n) {
+  return s.size() <= n ? s : "..." + s.substr(s.size() - n);
+}
+
+CaseResult lost_case(const Case& c, bool timed_out, int status, double slack_s, double duration_s,
+                     const std::string& log) {
+  CaseResult r;
+  r.name = c.name;
+  r.duration_s = duration_s;
+  if (timed_out) {
+    r.obs.verdict = Verdict::timeout;
+    r.obs.reason = "no result within the case's time limit of " + std::to_string(c.rule->timeout_s) + " s (+" +
+                   std::to_string(slack_s) + " s slack); worker killed";
+  } else {
+    r.obs.verdict = Verdict::crash;
+    r.obs.reason = "worker process " + describe_exit(status) + " while running this case";
+  }
+  r.obs.observed = tail(log);
+  // Undefined behaviour that hangs or kills its own process is what the GPU did.
+  if (c.records)
+    r.obs.record(timed_out ? "timeout (worker killed)" : "worker " + describe_exit(status), r.obs.reason + "; " + r.obs.observed);
+  return r;
+}
+
+}  // namespace cuconform
