@@ -64,14 +64,20 @@ static bool needs_driver(const Rule& r) {
 // An undefined-behaviour case: whatever ran to the end, faulted or timed out is what the GPU
 // did. Fixtures name the outcome (Observation::record); a judged result keeps its observed text
 // as the outcome. A fixture's own exception (not-supported, crash) stays what it is.
-static void as_recorded(Observation& o) {
+// The outcome fact is the category two runs of the same configuration agree on (compare reports
+// a change of it). A rule tagged `fault-code-varies` faults with a code that differs from run to
+// run on the same GPU and driver (probed: its note says how often): its category is the fault,
+// the code stays in the `error` fact.
+static void as_recorded(const Case& c, Observation& o) {
   switch (o.verdict) {
     case Verdict::pass:
     case Verdict::fail: {
       std::string outcome = o.fact_value("outcome");
       if (outcome.empty()) {
         std::string err = o.fact_value("error");
-        outcome = err.empty() ? o.observed : "fault " + err;
+        outcome = err.empty()                            ? o.observed
+                  : c.rule->has_tag("fault-code-varies") ? "fault (its code varies from run to run: see error)"
+                                                         : "fault " + err;
       }
       o.record(outcome, o.observed);
       break;
@@ -114,7 +120,7 @@ CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) 
     }
     if (!missing.empty()) o = Observation::not_supported(missing);
     else o = run_fixture(c, needs_driver(r) ? gpu : nullptr);
-    if (c.records) as_recorded(o);
+    if (c.records) as_recorded(c, o);
   }
   if (gpu) {
     // Which code ran: on a run-time code path each module says how its code was made.
