@@ -181,7 +181,7 @@ class Server {
     auto lost = [&](bool timed_out, const char* when) {
       int status = 0;
       if (timed_out) kill(w.pid, SIGKILL);
-      if (w.pid > 0) waitpid(w.pid, &status, 0);
+      reap(w.pid, &status);
       drain(w.log, &log, true);
       CaseResult r = lost_case(c, timed_out, status, kSlackS, seconds_since(t0), log);
       if (*when) r.obs.reason += std::string(" (") + when + ")";
@@ -217,7 +217,7 @@ class Server {
       }
       if (r.obs.context_poisoned) {  // the worker ends itself; the next case gets a fresh one
         int status = 0;
-        waitpid(w.pid, &status, 0);
+        reap(w.pid, &status);
         for (int fd : {w.proto, w.log, w.gate})
           if (fd >= 0) close(fd);
         return r;
@@ -257,9 +257,26 @@ class Server {
     }
   }
 
-  // Reads what the log has (all of it to its end when `to_end`); false at its end.
+  // Waits a few seconds for a worker that ended or was killed; one that takes longer (a context
+  // torn down on a busy GPU) is left to a thread of its own, so that the client gets its answer.
+  // Seen once on an H200: a killed worker not reaped within the client's 96 s.
+  static void reap(pid_t pid, int* status) {
+    if (pid <= 0) return;
+    const auto until = after(5);
+    while (waitpid(pid, status, WNOHANG) == 0) {
+      if (Clock::now() > until) {
+        std::thread([pid] { waitpid(pid, nullptr, 0); }).detach();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  // Reads what the log has (all of it to its end when `to_end`, without waiting for a writer that
+  // has not closed it); false at its end.
   static bool drain(int fd, std::string* log, bool to_end) {
     if (fd < 0) return false;
+    if (to_end) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     char buf[8192];
     for (;;) {
       ssize_t k = read(fd, buf, sizeof buf);

@@ -118,7 +118,7 @@ TEST_CASE("the case server verb rejects bad arguments", "[host][case-server]") {
   CHECK(e.out.find("longer than") != std::string::npos);
 }
 
-TEST_CASE("GPU tests share the GPU lock; those that need the GPU alone take it exclusively", "[host][case-server]") {
+TEST_CASE("GPU tests share the GPU lock, those that need the GPU alone take it exclusively", "[host][case-server]") {
   Catalog cat = load_catalog(kSpecs);
   REQUIRE(cat.ok());
   const std::string path = temp_dir("gpu-lock") + "/gpu0.lock";
