@@ -35,7 +35,7 @@ Catalog& catalog() {
 }
 
 // The baseline of recorded findings (ci/baselines/known.yaml, or $CUCONFORM_KNOWN): a
-// case listed there that fails is reported as skipped with its reason (CTest has no
+// case listed there (a known failure or a known flake) that fails is reported as skipped with its reason (CTest has no
 // expected-failure state, and it is not a pass); one that passes again fails, so the
 // list is brought up to date.
 const KnownList* known_list() {
@@ -52,7 +52,8 @@ const KnownList* known_list() {
   return list.get();
 }
 
-const KnownEntry* known_failure(const Case& c, const DeviceReport& device) {
+const KnownEntry* known_entry(const Case& c, const DeviceReport& device, const KnownEntry** flake) {
+  *flake = nullptr;
   const KnownList* list = known_list();
   if (!list) return nullptr;
   CaseRow row;
@@ -64,7 +65,9 @@ const KnownEntry* known_failure(const Case& c, const DeviceReport& device) {
   RunInfo run;
   run.run = {{"toolchain.codegen", "sass"}, {"toolchain.compiler", "nvcc (SASS built in)"}};
   if (!device.json.empty()) run.device = {{"name", device.name}, {"driver_version", device.driver}};
-  return list->failure(row, &run);
+  if (const KnownEntry* f = list->failure(row, &run)) return f;
+  *flake = list->flake(row, &run);  // a known flake that failed this time: shown, not a failure
+  return *flake;
 }
 
 class SpecCaseInvoker : public Catch::ITestInvoker {
@@ -92,15 +95,16 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
     std::string summary = std::string(to_string(o.verdict)) + ": " + o.reason;
     for (auto& [k, v] : o.measurements) UNSCOPED_INFO(k << " = " << number_text(v));
     for (auto& [k, v] : o.facts) UNSCOPED_INFO(k << " = " << v);
-    const KnownEntry* known = known_failure(*c_, device);
+    const KnownEntry* flake = nullptr;
+    const KnownEntry* known = known_entry(*c_, device, &flake);
     if (known && is_failure(o.verdict)) {
       ++g_tally.skipped;
-      WARN("SKIPPED (known failure, a recorded finding: " << known->where << "): " << known->reason << "\n  "
+      WARN("SKIPPED (" << (flake ? "known flake" : "known failure") << ", a recorded finding: " << known->where << "): " << known->reason << "\n  "
                                                            << summary << "\n  expected: " << o.expected
                                                            << "\n  observed: " << o.observed);
       return;
     }
-    if (known && o.verdict == Verdict::pass)
+    if (known && !flake && o.verdict == Verdict::pass)
       FAIL("known failure " << known->what() << " (" << known->where << ") now passes: update ci/baselines/known.yaml");
     switch (o.verdict) {
       case Verdict::pass:
