@@ -92,7 +92,7 @@ fi
 if [ "${CUCONFORM_SKIP_CTEST:-0}" != 1 ]; then
   labels=()
   [ -n "${CUCONFORM_CTEST_LABELS:-}" ] && labels=(-L "$CUCONFORM_CTEST_LABELS")
-  # Up to 8 tests share the GPU (one slot each); [gpu-alone] tests are RUN_SERIAL.
+  # Up to 8 tests share the GPU (one slot each); [gpu-alone] tests take its lock exclusively.
   bash ci/resources/make-resource-spec.sh build-gpu/gpus.json
   for i in $(seq 1 "${CUCONFORM_CTEST_REPEAT:-1}"); do
     ctest_start=$(date +%s)

@@ -191,7 +191,7 @@ void register_spec_cases(int argc, char** argv) {
   for (const Case& c : cat.cases) {
     std::string tags;
     for (auto& t : c.tags) tags += "[" + t + "]";
-    // CTest runs these with RUN_SERIAL (suites/CMakeLists.txt): they need the GPU to themselves.
+    // Under CTest these take the GPU lock exclusively (gpu_lock.hpp): they need the GPU to themselves.
     if (!gpu_alone_reason(c).empty()) tags += "[gpu-alone]";
     strings.push_back(c.name);
     const std::string& name = strings.back();

@@ -5,7 +5,7 @@
 #
 #   usage: ci/resources/make-resource-spec.sh [OUT.json]      (default: stdout)
 #   env:   SLOTS=k   tests that may share one GPU (default 8, the runner's lane cap: tests that
-#                    time something are tagged [gpu-alone] and run with RUN_SERIAL, alone)
+#                    need the GPU alone, tagged [gpu-alone], take its lock file exclusively)
 #          GPUS=n    pretend there are n GPUs (no nvidia-smi needed; for trying it out)
 #
 # Resource ids are CUDA device ordinals 0..n-1, the numbers CUCONFORM_DEVICE takes: when
