@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "harness/runner/protocol.hpp"
+#include "harness/runner/supervisor.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/spec/catalog.hpp"
 
@@ -35,8 +36,10 @@ Clock::time_point after(double s) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
 
-constexpr double kStartupS = 60;   // a worker's allowance to start and open the GPU (SuperviseOptions)
-constexpr double kSlackS = 5;      // added to a case's timeout_s before its worker is killed (idem)
+// The supervisor's limits: a worker's allowance to start and open the GPU, and the slack added to
+// a case's timeout_s before its worker is killed.
+const double kStartupS = SuperviseOptions().startup_s;
+const double kSlackS = SuperviseOptions().slack_s;
 constexpr double kIdleExitS = 900;  // no request for this long: the CTest run that started it is gone
 constexpr int kMaxWorkersPerDevice = 16;
 
@@ -73,16 +76,20 @@ bool send_all(int fd, const std::string& s) {
   return true;
 }
 
+// Moves the first whole line of `buf` (without its newline) to `line`; false when there is none.
+bool take_line(std::string& buf, std::string* line) {
+  const auto nl = buf.find('\n');
+  if (nl == std::string::npos) return false;
+  *line = buf.substr(0, nl);
+  buf.erase(0, nl + 1);
+  return true;
+}
+
 // Reads one line from `fd` into `line` (without the newline), keeping what follows it in `buf`;
 // false at end of file, on an error, or when `until` passes.
 bool read_line(int fd, std::string& buf, std::string* line, Clock::time_point until) {
   for (;;) {
-    const auto nl = buf.find('\n');
-    if (nl != std::string::npos) {
-      *line = buf.substr(0, nl);
-      buf.erase(0, nl + 1);
-      return true;
-    }
+    if (take_line(buf, line)) return true;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
     if (left <= 0) return false;
     pollfd p{fd, POLLIN, 0};
@@ -185,14 +192,10 @@ class Server {
       drain(w.log, &log, true);
       CaseResult r = lost_case(c, timed_out, status, kSlackS, seconds_since(t0), log);
       if (*when) r.obs.reason += std::string(" (") + when + ")";
-      for (int fd : {w.proto, w.log, w.gate})
-        if (fd >= 0) close(fd);
+      close_fds(w);
       return r;
     };
-    if (w.pid <= 0) {
-      CaseResult r = lost_case(c, false, 0, kSlackS, 0, "the case server could not start a worker");
-      return r;
-    }
+    if (w.pid <= 0) return lost_case(c, false, 0, kSlackS, 0, "the case server could not start a worker");
     std::string line;
     if (!lane.ready) {
       const auto until = after(kStartupS);
@@ -218,8 +221,7 @@ class Server {
       if (r.obs.context_poisoned) {  // the worker ends itself; the next case gets a fresh one
         int status = 0;
         reap(w.pid, &status);
-        for (int fd : {w.proto, w.log, w.gate})
-          if (fd >= 0) close(fd);
+        close_fds(w);
         return r;
       }
       *keep = true;
@@ -231,12 +233,7 @@ class Server {
   bool next_line(Lane& lane, std::string* line, Clock::time_point until, std::string* log) {
     Worker& w = lane.w;
     for (;;) {
-      const auto nl = lane.proto_buf.find('\n');
-      if (nl != std::string::npos) {
-        *line = lane.proto_buf.substr(0, nl);
-        lane.proto_buf.erase(0, nl + 1);
-        return true;
-      }
+      if (take_line(lane.proto_buf, line)) return true;
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
       if (left <= 0) return false;
       pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};

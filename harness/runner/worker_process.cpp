@@ -35,7 +35,14 @@ Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int 
   std::vector<const char*> argv = {"/proc/self/exe", kWorkerVerb};
   for (const std::string& a : args) argv.push_back(a.c_str());
   argv.push_back(nullptr);
-  const std::string dev = std::to_string(device);
+  // The environment is built here, not with setenv in the child: the parent has threads, and
+  // between fork and exec the child may only make async-signal-safe calls.
+  const std::string dev = "CUCONFORM_DEVICE=" + std::to_string(device);
+  std::vector<const char*> envp;
+  for (char** e = environ; *e; ++e)
+    if (device < 0 || std::strncmp(*e, "CUCONFORM_DEVICE=", 17) != 0) envp.push_back(*e);
+  if (device >= 0) envp.push_back(dev.c_str());
+  envp.push_back(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
     if (names) dup2(fileno(names), 0);
@@ -47,8 +54,7 @@ Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int 
     dup2(log[1], 2);
     dup2(proto[1], kProtocolFd);
     if (gated) dup2(gate[0], kGateFd);
-    if (device >= 0) setenv("CUCONFORM_DEVICE", dev.c_str(), 1);
-    execv("/proc/self/exe", const_cast<char**>(argv.data()));
+    execve("/proc/self/exe", const_cast<char**>(argv.data()), const_cast<char**>(envp.data()));
     _exit(127);
   }
   close(proto[1]);
@@ -93,12 +99,18 @@ Worker spawn_streaming(const std::string& specs, int device) {
   return start({"--specs", specs, "--stream"}, nullptr, true, device);
 }
 
+void close_fds(Worker& w) {
+  for (int* fd : {&w.proto, &w.log, &w.gate}) {
+    if (*fd >= 0) close(*fd);
+    *fd = -1;
+  }
+}
+
 void cancel(Worker& w) {
   if (w.pid < 0) return;
   kill(w.pid, SIGKILL);
   waitpid(w.pid, nullptr, 0);
-  for (int fd : {w.proto, w.log, w.gate})
-    if (fd >= 0) close(fd);
+  close_fds(w);
   w = {};
 }
 

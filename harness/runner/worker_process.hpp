@@ -19,12 +19,15 @@ struct Worker {
 };
 
 // A worker for `batch` (names on its stdin, only their spec files parsed); gated: it opens the
-// GPU, says READY and waits for its go (worker.hpp). nullptr-free: pid < 0 when it could not start.
+// GPU, says READY and waits for its go (worker.hpp). pid < 0 when it could not start.
 Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated = false);
 
 // A streaming worker (worker.hpp, --stream) for the case server: the whole spec tree, the GPU
 // `device` (CUCONFORM_DEVICE) opened at once, then one case per line on its gate.
 Worker spawn_streaming(const std::string& specs, int device);
+
+// Closes what is left of the worker's fds (its process is the caller's to end or reap).
+void close_fds(Worker& w);
 
 // Kills the worker and closes what is left of its fds (a gated worker that never got its go, a
 // streaming one that hung or is no longer needed).
