@@ -26,15 +26,12 @@
 #include "harness/runner/supervisor.hpp"
 #include "harness/runner/worker_process.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/util/deadline.hpp"
 
 namespace cuconform {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-Clock::time_point after(double s) {
-  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-}
+using Clock = SteadyClock;
 
 // The supervisor's limits: a worker's allowance to start and open the GPU, and the slack added to
 // a case's timeout_s before its worker is killed.
@@ -90,10 +87,10 @@ bool take_line(std::string& buf, std::string* line) {
 bool read_line(int fd, std::string& buf, std::string* line, Clock::time_point until) {
   for (;;) {
     if (take_line(buf, line)) return true;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-    if (left <= 0) return false;
+    const int left = ms_left(until, 1000);
+    if (left == 0) return false;
     pollfd p{fd, POLLIN, 0};
-    int n = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+    int n = poll(&p, 1, left);
     if (n < 0 && errno != EINTR) return false;
     if (n <= 0) continue;
     char chunk[65536];
@@ -188,7 +185,7 @@ class Server {
     auto lost = [&](bool timed_out, const char* when) {
       int status = 0;
       if (timed_out) kill(w.pid, SIGKILL);
-      reap(w.pid, &status);
+      reap_within(w.pid, &status, 5);
       drain(w.log, &log, true);
       CaseResult r = lost_case(c, timed_out, status, kSlackS, seconds_since(t0), log);
       if (*when) r.obs.reason += std::string(" (") + when + ")";
@@ -220,7 +217,7 @@ class Server {
       }
       if (r.obs.context_poisoned) {  // the worker ends itself; the next case gets a fresh one
         int status = 0;
-        reap(w.pid, &status);
+        reap_within(w.pid, &status, 5);
         close_fds(w);
         return r;
       }
@@ -234,10 +231,10 @@ class Server {
     Worker& w = lane.w;
     for (;;) {
       if (take_line(lane.proto_buf, line)) return true;
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-      if (left <= 0) return false;
+      const int left = ms_left(until, 1000);
+      if (left == 0) return false;
       pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
-      int n = poll(fds, w.log >= 0 ? 2 : 1, static_cast<int>(std::min<long long>(left, 1000)));
+      int n = poll(fds, w.log >= 0 ? 2 : 1, left);
       if (n <= 0) continue;
       if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
         if (!drain(w.log, log, false)) {
@@ -251,21 +248,6 @@ class Server {
         if (k <= 0) return false;
         lane.proto_buf.append(buf, static_cast<std::size_t>(k));
       }
-    }
-  }
-
-  // Waits a few seconds for a worker that ended or was killed; one that takes longer (a context
-  // torn down on a busy GPU) is left to a thread of its own, so that the client gets its answer.
-  // Seen once on an H200: a killed worker not reaped within the client's 96 s.
-  static void reap(pid_t pid, int* status) {
-    if (pid <= 0) return;
-    const auto until = after(5);
-    while (waitpid(pid, status, WNOHANG) == 0) {
-      if (Clock::now() > until) {
-        std::thread([pid] { waitpid(pid, nullptr, 0); }).detach();
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
   }
 

@@ -22,12 +22,12 @@
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/worker.hpp"
 #include "harness/runner/worker_process.hpp"
+#include "harness/util/deadline.hpp"
 
 namespace cuconform {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using Clock = SteadyClock;
 
 // What every lane shares; `mu` guards all of it.
 struct Shared {
@@ -43,17 +43,10 @@ struct Shared {
 // (a hung kernel's above all) can take a while, and nothing of theirs is needed any more.
 // They are reaped at the end of the run; one still alive after `grace_s` is killed.
 void reap_exiting(std::vector<pid_t>& pids, double grace_s) {
-  const auto until = Clock::now() + std::chrono::duration<double>(grace_s);
+  const auto until = after(grace_s);
   for (pid_t pid : pids) {
     int status = 0;
-    while (waitpid(pid, &status, WNOHANG) == 0) {
-      if (Clock::now() > until) {
-        kill(pid, SIGKILL);
-        waitpid(pid, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
+    reap_within(pid, &status, -seconds_since(until));
   }
   pids.clear();
 }
@@ -88,7 +81,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   std::string proto_buf, log_buf;
   const Case* current = nullptr;
   auto current_start = Clock::now();
-  auto deadline = Clock::now() + std::chrono::duration<double>(opt.startup_s);
+  auto deadline = after(opt.startup_s);
   std::size_t finished = 0;
   bool timed_out = false, proto_open = true, started_any = false;
 
@@ -119,7 +112,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       current = it == by_name.end() ? nullptr : it->second;
       current_start = Clock::now();
       double limit = (current ? current->rule->timeout_s : 10) + opt.slack_s;
-      deadline = current_start + std::chrono::duration<double>(limit);
+      deadline = current_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
     } else if (line.rfind("RESULT ", 0) == 0) {
       last_result = Clock::now();
       try {
@@ -128,7 +121,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
         log_buf += std::string("\n[supervisor] bad result line: ") + e.what();
       }
       current = nullptr;
-      deadline = Clock::now() + std::chrono::duration<double>(opt.startup_s);
+      deadline = after(opt.startup_s);
     } else if (line.rfind("DEVICE ", 0) == 0) {
       std::lock_guard<std::mutex> lock(sh.mu);
       if (sh.out.device.json.empty()) {
@@ -155,15 +148,14 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       kill(w.pid, SIGKILL);
       break;
     }
-    int left_ms = static_cast<int>(
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
-    if (left_ms <= 0) {
+    const int left_ms = ms_left(deadline, 200);  // wakes to look at `stop`
+    if (left_ms == 0) {
       kill(w.pid, SIGKILL);
       timed_out = true;
       break;
     }
     pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
-    int n = poll(fds, w.log >= 0 ? 2 : 1, std::min(left_ms, 200));  // wakes to look at `stop`
+    int n = poll(fds, w.log >= 0 ? 2 : 1, left_ms);
     if (n <= 0) continue;
     if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
       ssize_t k = read(w.log, buf, sizeof buf);
@@ -196,7 +188,8 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     sh.exiting.push_back(w.pid);
     return finished;
   }
-  waitpid(w.pid, &status, 0);
+  // A worker that ended or was killed; the bound is for one whose context will not come down.
+  reap_within(w.pid, &status, timed_out ? 5 : 60);
   if (gpu_lane && !reap_later && finished > 0 && !timed_out) {
     // An isolated case's time: its run (module load, kernel, checks) and its process's exit
     // (the context's teardown, a faulted one's above all).

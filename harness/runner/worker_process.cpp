@@ -7,10 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "harness/runner/worker.hpp"
+#include "harness/util/deadline.hpp"
 
 namespace cuconform {
 namespace {
@@ -109,12 +113,34 @@ void close_fds(Worker& w) {
 void cancel(Worker& w) {
   if (w.pid < 0) return;
   kill(w.pid, SIGKILL);
-  waitpid(w.pid, nullptr, 0);
+  int status = 0;
+  reap_within(w.pid, &status, 5);
   close_fds(w);
   w = {};
 }
 
+namespace {
+constexpr int kNotReaped = -1;  // neither exited nor signalled: a status waitpid never gives
+}
+
+bool reap_within(pid_t pid, int* status, double seconds) {
+  if (pid <= 0) return false;
+  const auto until = after(seconds);
+  for (;;) {
+    const pid_t r = waitpid(pid, status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) return false;  // not ours, or reaped already
+    if (ms_left(until) == 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  kill(pid, SIGKILL);
+  std::thread([pid] { waitpid(pid, nullptr, 0); }).detach();
+  *status = kNotReaped;
+  return false;
+}
+
 std::string describe_exit(int status) {
+  if (status == kNotReaped) return "did not end in time (killed, left to the system)";
   if (WIFSIGNALED(status)) return std::string("killed by signal ") + strsignal(WTERMSIG(status));
   if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
   return "ended";

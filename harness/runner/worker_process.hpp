@@ -33,6 +33,11 @@ void close_fds(Worker& w);
 // streaming one that hung or is no longer needed).
 void cancel(Worker& w);
 
+// Waits at most `seconds` for `pid` to end, its status in `*status`; true when it did. One that
+// takes longer (a killed worker whose context is torn down on a busy GPU: once over 96 s on an
+// H200) is killed, left to a thread of its own, and `*status` says so to describe_exit.
+bool reap_within(pid_t pid, int* status, double seconds);
+
 std::string describe_exit(int status);
 std::string tail(const std::string& s, std::size_t n = 1500);
 

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "harness/util/deadline.hpp"
+
 namespace fs = std::filesystem;
 
 namespace cuconform {
@@ -54,13 +56,12 @@ ToolRun run_tool(const std::vector<std::string>& argv, double timeout_s) {
     _exit(127);
   }
   close(fds[1]);
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+  const auto deadline = after(timeout_s);
   char buf[4096];
   bool killed = false;
   for (;;) {
-    int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                    deadline - std::chrono::steady_clock::now()).count());
-    if (left <= 0) {
+    const int left = ms_left(deadline);
+    if (left == 0) {
       kill(pid, SIGKILL);
       killed = true;
       break;

@@ -12,7 +12,9 @@
 
 #include "harness/runner/case_server.hpp"
 #include "harness/runner/gpu_lock.hpp"
+#include "harness/runner/worker_process.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/util/deadline.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
 using namespace cuconform;
@@ -108,6 +110,22 @@ TEST_CASE("the case server keeps its workers and loses only the case a worker di
   CHECK(server_verb("stop '" + sock + "'").out.find("none running") != std::string::npos);
   CHECK_FALSE(run_on_case_server(sock, find(cat, "selftest.behave.ok"), 0, &s, &why));
   CHECK(why.find("no case server") != std::string::npos);
+}
+
+// Rounded down, a wait with under 1 ms left gave up before its deadline, and the server read an
+// expected hang as a crash (CI on 2 cores, 2026-11-26: 1 run in 24 under load).
+TEST_CASE("a bounded wait has time left until its deadline has passed", "[host][case-server]") {
+  CHECK(ms_left(after(0.0005)) == 1);
+  CHECK(ms_left(after(2.5), 1000) == 1000);
+  CHECK(ms_left(after(-1)) == 0);
+  int status = 0;
+  pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  CHECK_FALSE(reap_within(child, &status, 0.05));  // killed and left to a thread
+  CHECK(describe_exit(status).find("did not end in time") == 0);
 }
 
 TEST_CASE("the case server verb rejects bad arguments", "[host][case-server]") {
