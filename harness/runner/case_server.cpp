@@ -73,15 +73,6 @@ bool send_all(int fd, const std::string& s) {
   return true;
 }
 
-// Moves the first whole line of `buf` (without its newline) to `line`; false when there is none.
-bool take_line(std::string& buf, std::string* line) {
-  const auto nl = buf.find('\n');
-  if (nl == std::string::npos) return false;
-  *line = buf.substr(0, nl);
-  buf.erase(0, nl + 1);
-  return true;
-}
-
 // Reads one line from `fd` into `line` (without the newline), keeping what follows it in `buf`;
 // false at end of file, on an error, or when `until` passes.
 bool read_line(int fd, std::string& buf, std::string* line, Clock::time_point until) {
@@ -109,7 +100,6 @@ struct Lane {
   int device = 0;
   bool ready = false;
   std::string device_json;  // its DEVICE line
-  std::string proto_buf;    // protocol bytes read past the last line
 };
 
 class Server {
@@ -186,7 +176,7 @@ class Server {
       int status = 0;
       if (timed_out) kill(w.pid, SIGKILL);
       reap_within(w.pid, &status, 5);
-      drain(w.log, &log, true);
+      drain_log(w, &log);
       CaseResult r = lost_case(c, timed_out, status, kSlackS, seconds_since(t0), log);
       if (*when) r.obs.reason += std::string(" (") + when + ")";
       close_fds(w);
@@ -194,10 +184,13 @@ class Server {
     };
     if (w.pid <= 0) return lost_case(c, false, 0, kSlackS, 0, "the case server could not start a worker");
     std::string line;
+    Heard heard;
     if (!lane.ready) {
       const auto until = after(kStartupS);
       while (!lane.ready) {
-        if (!next_line(lane, &line, until, &log)) return lost(Clock::now() >= until, "the case server's worker, before the case");
+        while ((heard = next_line(w, &line, until, &log)) == Heard::quiet) {
+        }
+        if (heard != Heard::line) return lost(heard == Heard::late, "the case server's worker, before the case");
         if (line.rfind("DEVICE ", 0) == 0) lane.device_json = line.substr(7);
         if (line == "READY") lane.ready = true;
       }
@@ -205,7 +198,9 @@ class Server {
     if (!send_all(w.gate, c.name + "\n")) return lost(false, "the case server's worker, before the case");
     const auto until = after(c.rule->timeout_s + kSlackS);
     for (;;) {
-      if (!next_line(lane, &line, until, &log)) return lost(Clock::now() >= until, "");
+      while ((heard = next_line(w, &line, until, &log)) == Heard::quiet) {
+      }
+      if (heard != Heard::line) return lost(heard == Heard::late, "");
       if (line.rfind("RESULT ", 0) != 0) continue;
       CaseResult r;
       try {
@@ -223,45 +218,6 @@ class Server {
       }
       *keep = true;
       return r;
-    }
-  }
-
-  // The next protocol line of the lane's worker, its log drained meanwhile.
-  bool next_line(Lane& lane, std::string* line, Clock::time_point until, std::string* log) {
-    Worker& w = lane.w;
-    for (;;) {
-      if (take_line(lane.proto_buf, line)) return true;
-      const int left = ms_left(until, 1000);
-      if (left == 0) return false;
-      pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
-      int n = poll(fds, w.log >= 0 ? 2 : 1, left);
-      if (n <= 0) continue;
-      if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
-        if (!drain(w.log, log, false)) {
-          close(w.log);
-          w.log = -1;
-        }
-      }
-      if (fds[0].revents & (POLLIN | POLLHUP)) {
-        char buf[8192];
-        ssize_t k = read(w.proto, buf, sizeof buf);
-        if (k <= 0) return false;
-        lane.proto_buf.append(buf, static_cast<std::size_t>(k));
-      }
-    }
-  }
-
-  // Reads what the log has (all of it to its end when `to_end`, without waiting for a writer that
-  // has not closed it); false at its end.
-  static bool drain(int fd, std::string* log, bool to_end) {
-    if (fd < 0) return false;
-    if (to_end) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-    char buf[8192];
-    for (;;) {
-      ssize_t k = read(fd, buf, sizeof buf);
-      if (k <= 0) return false;
-      *log = tail(*log + std::string(buf, static_cast<std::size_t>(k)), 8000);
-      if (!to_end) return true;
     }
   }
 

@@ -1,7 +1,6 @@
 #include "harness/runner/supervisor.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -78,12 +77,12 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   }
   std::map<std::string, const Case*> by_name;
   for (const Case* c : batch) by_name[c->name] = c;
-  std::string proto_buf, log_buf;
+  std::string log_buf;
   const Case* current = nullptr;
   auto current_start = Clock::now();
   auto deadline = after(opt.startup_s);
   std::size_t finished = 0;
-  bool timed_out = false, proto_open = true, started_any = false;
+  bool timed_out = false, started_any = false;
 
   auto finish = [&](const CaseResult& r) {
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -142,42 +141,20 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     }
   };
 
-  char buf[8192];
-  while (proto_open && finished < batch.size()) {
+  std::string line;
+  while (finished < batch.size()) {
     if (sh.stopping()) {
       kill(w.pid, SIGKILL);
       break;
     }
-    const int left_ms = ms_left(deadline, 200);  // wakes to look at `stop`
-    if (left_ms == 0) {
+    const Heard heard = next_line(w, &line, deadline, &log_buf, 200);  // wakes to look at `stop`
+    if (heard == Heard::quiet) continue;
+    if (heard == Heard::late) {
       kill(w.pid, SIGKILL);
       timed_out = true;
-      break;
     }
-    pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
-    int n = poll(fds, w.log >= 0 ? 2 : 1, left_ms);
-    if (n <= 0) continue;
-    if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP))) {
-      ssize_t k = read(w.log, buf, sizeof buf);
-      if (k > 0) log_buf = tail(log_buf + std::string(buf, static_cast<std::size_t>(k)), 8000);
-      else {
-        close(w.log);
-        w.log = -1;
-      }
-    }
-    if (fds[0].revents & (POLLIN | POLLHUP)) {
-      ssize_t k = read(w.proto, buf, sizeof buf);
-      if (k <= 0) {
-        proto_open = false;
-        break;
-      }
-      proto_buf.append(buf, static_cast<std::size_t>(k));
-      std::size_t pos;
-      while ((pos = proto_buf.find('\n')) != std::string::npos) {
-        handle_line(proto_buf.substr(0, pos));
-        proto_buf.erase(0, pos + 1);
-      }
-    }
+    if (heard != Heard::line) break;
+    handle_line(line);
   }
   int status = 0;
   if (reap_later && finished == batch.size() && !timed_out && !sh.stopping()) {
@@ -197,11 +174,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     sh.out.timing.isolated_run_s += std::chrono::duration<double>(last_result - first_start).count();
     sh.out.timing.isolated_exit_s += seconds_since(last_result);
   }
-  if (w.log >= 0) {
-    ssize_t k;
-    while ((k = read(w.log, buf, sizeof buf)) > 0) log_buf = tail(log_buf + std::string(buf, static_cast<std::size_t>(k)), 8000);
-    close(w.log);
-  }
+  drain_log(w, &log_buf);
   close(w.proto);
   // A run being stopped kills workers (a terminal's Ctrl-C reaches them too): what they
   // were doing is unfinished, not a crash.

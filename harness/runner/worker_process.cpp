@@ -1,6 +1,7 @@
 #include "harness/runner/worker_process.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -101,6 +102,60 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bo
 
 Worker spawn_streaming(const std::string& specs, int device) {
   return start({"--specs", specs, "--stream"}, nullptr, true, device);
+}
+
+bool take_line(std::string& buf, std::string* line) {
+  const auto nl = buf.find('\n');
+  if (nl == std::string::npos) return false;
+  *line = buf.substr(0, nl);
+  buf.erase(0, nl + 1);
+  return true;
+}
+
+namespace {
+constexpr std::size_t kLogTail = 8000;
+
+// Appends one read of `fd` to `log`'s tail; false at its end (or on an error).
+bool read_log_once(int fd, std::string* log) {
+  char buf[8192];
+  ssize_t k = read(fd, buf, sizeof buf);
+  if (k < 0 && errno == EINTR) return true;
+  if (k <= 0) return false;
+  *log = tail(*log + std::string(buf, static_cast<std::size_t>(k)), kLogTail);
+  return true;
+}
+}  // namespace
+
+Heard next_line(Worker& w, std::string* line, SteadyClock::time_point until, std::string* log, int wake_ms) {
+  const auto wake = after(wake_ms / 1000.0);
+  for (;;) {
+    if (take_line(w.heard, line)) return Heard::line;
+    const int left = ms_left(until, ms_left(wake));
+    if (left == 0) return ms_left(until) == 0 ? Heard::late : Heard::quiet;
+    pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
+    const int n = poll(fds, w.log >= 0 ? 2 : 1, left);
+    if (n <= 0) continue;
+    if (w.log >= 0 && (fds[1].revents & (POLLIN | POLLHUP)) && !read_log_once(w.log, log)) {
+      close(w.log);
+      w.log = -1;
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char buf[8192];
+      const ssize_t k = read(w.proto, buf, sizeof buf);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) return Heard::ended;
+      w.heard.append(buf, static_cast<std::size_t>(k));
+    }
+  }
+}
+
+void drain_log(Worker& w, std::string* log) {
+  if (w.log < 0) return;
+  fcntl(w.log, F_SETFL, fcntl(w.log, F_GETFL) | O_NONBLOCK);
+  while (read_log_once(w.log, log)) {
+  }
+  close(w.log);
+  w.log = -1;
 }
 
 void close_fds(Worker& w) {

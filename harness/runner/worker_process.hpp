@@ -8,6 +8,7 @@
 
 #include "harness/runner/case_result.hpp"
 #include "harness/spec/spec.hpp"
+#include "harness/util/deadline.hpp"
 
 namespace cuconform {
 
@@ -16,6 +17,7 @@ struct Worker {
   int proto = -1;  // fd 3 of the worker
   int log = -1;    // its stdout and stderr
   int gate = -1;   // a gated or streaming worker's input (fd 4 of the worker, a socket); closing ends it
+  std::string heard;  // protocol bytes read past its last whole line
 };
 
 // A worker for `batch` (names on its stdin, only their spec files parsed); gated: it opens the
@@ -25,6 +27,25 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bo
 // A streaming worker (worker.hpp, --stream) for the case server: the whole spec tree, the GPU
 // `device` (CUCONFORM_DEVICE) opened at once, then one case per line on its gate.
 Worker spawn_streaming(const std::string& specs, int device);
+
+// What next_line() heard from a worker.
+enum class Heard {
+  line,   // a protocol line
+  quiet,  // nothing within `wake_ms` (the caller may look at a stop flag, then ask again)
+  ended,  // its protocol pipe closed: it exited or died
+  late,   // `until` passed first
+};
+
+// The worker's next protocol line into `line`, its output meanwhile drained into `log` (the last
+// 8,000 bytes: a full pipe would stall it). The supervisor's lanes and the case server read with it.
+Heard next_line(Worker& w, std::string* line, SteadyClock::time_point until, std::string* log, int wake_ms = 1000);
+
+// Reads what is left of the worker's output into `log` without waiting for a writer that has not
+// closed it, and closes it.
+void drain_log(Worker& w, std::string* log);
+
+// Moves the first whole line of `buf` (without its newline) to `line`; false when there is none.
+bool take_line(std::string& buf, std::string* line);
 
 // Closes what is left of the worker's fds (its process is the caller's to end or reap).
 void close_fds(Worker& w);
