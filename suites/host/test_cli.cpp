@@ -7,6 +7,9 @@
 #include <sstream>
 
 #include "harness/util/tools.hpp"
+#include "suites/host/test_temp_dir.hpp"
+
+using cuconform::testing::temp_dir;
 
 using namespace cuconform;
 
@@ -29,9 +32,7 @@ TEST_CASE("lint passes on specs/ and names file:line for a broken spec", "[host]
   CHECK(ok.exit_code == 0);
   CHECK(ok.output.find("specs OK") != std::string::npos);
 
-  std::string dir = std::filesystem::temp_directory_path() / "cuconform-lint-test";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  std::string dir = temp_dir("lint-test");
   std::filesystem::copy(std::string(CUCONFORM_TESTDATA) + "/bad/unknown_fixture.yaml", dir + "/unknown_fixture.yaml");
   ToolRun bad = cli({"lint", "--specs", dir});
   INFO(bad.output);
@@ -71,8 +72,7 @@ TEST_CASE("bad input exits 2 with a clear message", "[host][cli]") {
 }
 
 TEST_CASE("a run with no GPU writes its reports, says so and exits 3", "[host][cli]") {
-  std::string dir = std::filesystem::temp_directory_path() / "cuconform-run-test";
-  std::filesystem::remove_all(dir);
+  std::string dir = temp_dir("run-test");
   ToolRun run = cli({"run", "--area", "ldgsts", "--kind", "positive", "--out", dir});
   INFO(run.output);
   ToolRun device = cli({"device"});

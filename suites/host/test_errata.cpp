@@ -7,6 +7,9 @@
 
 #include "harness/util/tools.hpp"
 #include "harness/spec/catalog.hpp"
+#include "suites/host/test_temp_dir.hpp"
+
+using cuconform::testing::temp_dir;
 
 using namespace cuconform;
 
@@ -27,8 +30,7 @@ TEST_CASE("errata load with their place in the file", "[host][spec][errata]") {
 }
 
 TEST_CASE("an erratum missing a field is an error", "[host][spec][errata]") {
-  std::string dir = std::filesystem::temp_directory_path() / "cuconform-errata-missing";
-  std::filesystem::create_directories(dir);
+  std::string dir = temp_dir("errata-missing");
   {
     std::ofstream f(dir + "/m.yaml");
     f << "area: m\nrules:\n  - id: m.a\n    rule: r\n    source: s\n    min_cc: \"8.0\"\n    kind: positive\n"

@@ -16,6 +16,7 @@
 
 #include "reporters/results_json.hpp"
 #include "reporters/run_report.hpp"
+#include "suites/host/test_temp_dir.hpp"
 
 namespace cuconform::testing {
 
@@ -99,13 +100,6 @@ inline std::unique_ptr<SyntheticRun> synthetic_run(const std::string& gpu = "NVI
 }
 
 // A fresh folder under the temporary directory, named after the test.
-inline std::string temp_dir(const std::string& name) {
-  auto d = std::filesystem::temp_directory_path() / ("cuconform-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(d);
-  std::filesystem::create_directories(d);
-  return d.string();
-}
-
 inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }

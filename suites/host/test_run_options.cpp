@@ -17,6 +17,9 @@
 
 #include "harness/util/run_cache.hpp"
 #include "harness/util/tools.hpp"
+#include "suites/host/test_temp_dir.hpp"
+
+using cuconform::testing::temp_dir;
 
 using namespace cuconform;
 namespace fs = std::filesystem;
@@ -24,13 +27,6 @@ namespace fs = std::filesystem;
 static ToolRun cli(std::vector<std::string> args) {
   args.insert(args.begin(), CUCONFORM_EXE);
   return run_tool(args, 300);
-}
-
-static std::string fresh_dir(const std::string& name) {
-  std::string d = fs::temp_directory_path() / name;
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
 }
 
 TEST_CASE("run --codegen takes sass, jit or ptxas=FILE and says what is wrong otherwise", "[host][cli][codegen]") {
@@ -49,7 +45,7 @@ TEST_CASE("run --codegen ptxas=FILE judges the assembler rules with that ptxas a
     return;
   }
   // A wrapper is "another ptxas": the results must name it and its release.
-  const std::string dir = fresh_dir("cuconform-codegen-test");
+  const std::string dir = temp_dir("codegen-test");
   const std::string wrapper = dir + "/ptxas";
   std::ofstream(wrapper) << "#!/bin/sh\necho called >> " << dir << "/calls\nexec " << ptxas << " \"$@\"\n";
   fs::permissions(wrapper, fs::perms::owner_all);
@@ -77,7 +73,7 @@ TEST_CASE("list --profile smoke keeps one case per rule and variant", "[host][cl
 }
 
 TEST_CASE("run --timing prints where the time went and the results keep it", "[host][cli]") {
-  const std::string dir = fresh_dir("cuconform-timing-test");
+  const std::string dir = temp_dir("timing-test");
   ToolRun r = cli({"run", "--rule", "ldgsts.ptx.*", "--timing", "--out", dir});
   INFO(r.output);
   CHECK(r.output.find("timing (s): wall") != std::string::npos);
@@ -110,7 +106,7 @@ TEST_CASE("the smoke profile says what it leaves out", "[host][cli]") {
 }
 
 TEST_CASE("a run stopped by SIGTERM writes the results of the cases that finished, marked as cut off", "[host][cli]") {
-  const std::string dir = fresh_dir("cuconform-cutoff-test");
+  const std::string dir = temp_dir("cutoff-test");
   pid_t pid = fork();
   if (pid == 0) {
     int devnull = open("/dev/null", O_WRONLY);

@@ -7,6 +7,7 @@
 
 #include "harness/util/tools.hpp"
 #include "harness/spec/coverage.hpp"
+#include "suites/host/test_temp_dir.hpp"
 
 using namespace cuconform;
 
@@ -21,8 +22,7 @@ static ToolRun cli(std::vector<std::string> args) {
 // fixtures live in the test binary only), with the testdata index beside it when `with_index`.
 static std::string cli_specs(const std::string& name, bool with_index) {
   namespace fs = std::filesystem;
-  fs::path root = fs::temp_directory_path() / name;
-  fs::remove_all(root);
+  fs::path root = cuconform::testing::temp_dir(name);
   fs::create_directories(root / "specs");
   if (with_index) fs::copy(testdata("coverage/statements"), root / "statements");
   std::ofstream(root / "specs" / "cov.yaml") << R"(area: cov
@@ -72,7 +72,7 @@ TEST_CASE("the statements folder is the specs folder's sibling, and optional", "
   StatementIndex none = load_statements(statements_dir_for(testdata("specs")));
   CHECK_FALSE(none.available);
   CHECK(none.errors.empty());
-  ToolRun lint = cli({"lint", "--specs", cli_specs("cuconform-cov-noindex", false)});
+  ToolRun lint = cli({"lint", "--specs", cli_specs("cov-noindex", false)});
   INFO(lint.output);
   CHECK(lint.exit_code == 0);
   CHECK(lint.output.find("coverage unavailable") != std::string::npos);
@@ -86,7 +86,7 @@ TEST_CASE("a rule naming an unknown statement is a lint error at file:line:col",
   auto errors = unknown_statement_refs(cat, idx);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].str().find("cov.yaml:10:40: rule cov.unknown names unknown statement 'doc.a.sec-one.zzzzzz'") != std::string::npos);
-  std::string dir = cli_specs("cuconform-cov-unknown", true);
+  std::string dir = cli_specs("cov-unknown", true);
   std::ofstream(dir + "/cov.yaml", std::ios::app) << "  - id: cov.unknown\n    rule: Names an unknown id.\n    source: doc.a\n"
       << "    min_cc: \"1.0\"\n    kind: positive\n    status: planned\n    reason: test\n    statements: [doc.a.sec-one.zzzzzz]\n";
   ToolRun lint = cli({"lint", "--specs", dir});
@@ -120,7 +120,7 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   CHECK(coverage_summary(c).find("proved or recorded: 4 of 7 normative statements (57.1%); 1 of them only by rules gated above CC 9.0") == 0);
   CHECK(c.sections[1].counts[CoverageStatus::none] == 1);
 
-  std::string dir = cli_specs("cuconform-cov-cli", true);
+  std::string dir = cli_specs("cov-cli", true);
   ToolRun json = cli({"coverage", "--specs", dir, "--format", "json"});
   INFO(json.output);
   CHECK(json.exit_code == 0);
@@ -130,7 +130,7 @@ TEST_CASE("coverage counts each statement once, strongest first", "[host][spec][
   ToolRun md = cli({"coverage", "--specs", dir, "--format", "md"});
   CHECK(md.exit_code == 0);
   CHECK(md.output.find("| `doc.a.sec-two.gggggg` | doc/a.md:12 | G must be covered by someone. |") != std::string::npos);
-  ToolRun unavailable = cli({"coverage", "--specs", cli_specs("cuconform-cov-noindex", false)});
+  ToolRun unavailable = cli({"coverage", "--specs", cli_specs("cov-noindex", false)});
   CHECK(unavailable.exit_code == 2);
   CHECK(unavailable.output.find("no statement index") != std::string::npos);
 }
