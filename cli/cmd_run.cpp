@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include "cli/verbs.hpp"
 #include "harness/driver/codegen.hpp"
@@ -17,6 +18,8 @@
 #include "harness/util/tools.hpp"
 #include "reporters/console.hpp"
 #include "reporters/junit_xml.hpp"
+#include "reporters/known_summary.hpp"
+#include "reporters/results_file.hpp"
 #include "reporters/results_json.hpp"
 
 namespace cuconform {
@@ -63,6 +66,16 @@ void fill_entries(RunReport& run, const std::vector<const Case*>& cases, const s
   }
 }
 
+// The known list the summary reads: --known FILE, else $CUCONFORM_KNOWN, else the one beside the
+// specs (a source tree's ci/baselines/known.yaml); a run without one says nothing of known findings.
+std::string known_list_path(const Options& o, const Catalog& cat) {
+  if (o.has("--known")) return o.get("--known");
+  if (const char* env = std::getenv("CUCONFORM_KNOWN")) return env;
+  std::error_code ec;
+  const std::filesystem::path beside = std::filesystem::path(cat.dir) / ".." / "ci" / "baselines" / "known.yaml";
+  return std::filesystem::is_regular_file(beside, ec) ? std::filesystem::weakly_canonical(beside, ec).string() : "";
+}
+
 }  // namespace
 
 int cmd_run(const Options& o) {
@@ -98,6 +111,15 @@ int cmd_run(const Options& o) {
   if (codegen.path == Codegen::Path::ptxas && !ptxas_info(codegen.ptxas).error.empty()) {
     std::cerr << "cuconform run: --codegen " << codegen.spec() << ": " << ptxas_info(codegen.ptxas).error << "\n";
     return kExitBadInput;
+  }
+  std::optional<KnownList> known;
+  if (const std::string path = known_list_path(o, cat); !path.empty()) {
+    try {
+      known = load_known(path);
+    } catch (const std::exception& e) {
+      std::cerr << "cuconform run: known list: " << e.what() << "\n";
+      return kExitBadInput;
+    }
   }
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
@@ -217,6 +239,13 @@ int cmd_run(const Options& o) {
     }
   }
   print_summary(std::cout, run);
+  if (known && !json_path.empty()) {
+    try {
+      std::cout << known_failures_summary(load_results(json_path), *known);
+    } catch (const std::exception& e) {
+      std::cerr << "cuconform run: the known list was not applied: " << e.what() << "\n";
+    }
+  }
   if (const std::string left = smoke_left_out(cat, o.sel); !left.empty()) std::cout << left << "\n";
   if (o.has("--timing")) print_timing(std::cout, run);
   if (!json_path.empty()) std::cout << "results: " << json_path << "\n";

@@ -12,8 +12,12 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
 
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
   run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--codegen PATH]
-           [--jobs N] [--timing] [--verbose] [--isolated-beside]
+           [--jobs N] [--known FILE] [--timing] [--verbose] [--isolated-beside]
                                         run on the local GPU; reports go to DIR (default results/);
+                                        --known FILE: the recorded findings its summary counts the
+                                        failures against (default: $CUCONFORM_KNOWN, else the
+                                        ci/baselines/known.yaml beside the specs); the exit code
+                                        does not change
                                         --rerun N: re-run failures up to N times (a later pass = flake)
                                         --codegen sass|jit|ptxas=FILE: the code path under test: the
                                         SASS nvcc embedded (default), the driver's JIT of the embedded
@@ -72,7 +76,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs", "--known"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},

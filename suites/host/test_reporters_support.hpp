@@ -99,7 +99,6 @@ inline std::unique_ptr<SyntheticRun> synthetic_run(const std::string& gpu = "NVI
   return s;
 }
 
-// A fresh folder under the temporary directory, named after the test.
 inline void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
