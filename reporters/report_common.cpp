@@ -36,11 +36,12 @@ std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo&
 
 std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known) {
   std::vector<FailureGroup> g;
+  using Known = FailureGroup::Known;
   g.push_back({"not in the known list", {}});
   for (FindingClass c : finding_classes())
-    g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}});
-  g.push_back({"known, unclassified", {}});
-  g.push_back({"known flakes", {}});
+    g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}, Known::failure, c});
+  g.push_back({"known, unclassified", {}, Known::failure, FindingClass::none});
+  g.push_back({"known flakes", {}, Known::flake});
   const RunInfo& info = f.runs.at(run);
   for (auto& c : f.cases) {
     if (!c.by_run[run] || !is_failure(c.by_run[run]->verdict)) continue;

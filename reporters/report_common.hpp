@@ -24,6 +24,8 @@ std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo&
 struct FailureGroup {
   std::string title;
   std::vector<const CaseRow*> cases;
+  enum class Known { no, failure, flake } known = Known::no;
+  FindingClass cls = FindingClass::none;  // of a group of known failures
 };
 std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known);
 std::vector<std::string> areas_of(const Fleet& f);  // sorted
