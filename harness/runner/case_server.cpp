@@ -188,8 +188,7 @@ class Server {
     if (!lane.ready) {
       const auto until = after(kStartupS);
       while (!lane.ready) {
-        while ((heard = next_line(w, &line, until, &log)) == Heard::quiet) {
-        }
+        heard = next_line(w, &line, until, &log);
         if (heard != Heard::line) return lost(heard == Heard::late, "the case server's worker, before the case");
         if (line.rfind("DEVICE ", 0) == 0) lane.device_json = line.substr(7);
         if (line == "READY") lane.ready = true;
@@ -198,8 +197,7 @@ class Server {
     if (!send_all(w.gate, c.name + "\n")) return lost(false, "the case server's worker, before the case");
     const auto until = after(c.rule->timeout_s + kSlackS);
     for (;;) {
-      while ((heard = next_line(w, &line, until, &log)) == Heard::quiet) {
-      }
+      heard = next_line(w, &line, until, &log);
       if (heard != Heard::line) return lost(heard == Heard::late, "");
       if (line.rfind("RESULT ", 0) != 0) continue;
       CaseResult r;

@@ -110,8 +110,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       auto it = by_name.find(line.substr(6));
       current = it == by_name.end() ? nullptr : it->second;
       current_start = Clock::now();
-      double limit = (current ? current->rule->timeout_s : 10) + opt.slack_s;
-      deadline = current_start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
+      deadline = after((current ? current->rule->timeout_s : 10) + opt.slack_s);
     } else if (line.rfind("RESULT ", 0) == 0) {
       last_result = Clock::now();
       try {

@@ -130,7 +130,7 @@ Heard next_line(Worker& w, std::string* line, SteadyClock::time_point until, std
   const auto wake = after(wake_ms / 1000.0);
   for (;;) {
     if (take_line(w.heard, line)) return Heard::line;
-    const int left = ms_left(until, ms_left(wake));
+    const int left = wake_ms < 0 ? ms_left(until) : ms_left(until, ms_left(wake));
     if (left == 0) return ms_left(until) == 0 ? Heard::late : Heard::quiet;
     pollfd fds[2] = {{w.proto, POLLIN, 0}, {w.log, POLLIN, 0}};
     const int n = poll(fds, w.log >= 0 ? 2 : 1, left);

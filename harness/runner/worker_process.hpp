@@ -38,7 +38,8 @@ enum class Heard {
 
 // The worker's next protocol line into `line`, its output meanwhile drained into `log` (the last
 // 8,000 bytes: a full pipe would stall it). The supervisor's lanes and the case server read with it.
-Heard next_line(Worker& w, std::string* line, SteadyClock::time_point until, std::string* log, int wake_ms = 1000);
+// `wake_ms` < 0: never `quiet`, the wait ends with a line, the worker's end or `until`.
+Heard next_line(Worker& w, std::string* line, SteadyClock::time_point until, std::string* log, int wake_ms = -1);
 
 // Reads what is left of the worker's output into `log` without waiting for a writer that has not
 // closed it, and closes it.
