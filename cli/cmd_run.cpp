@@ -9,9 +9,14 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <random>
 
 #include "cli/verbs.hpp"
 #include "harness/driver/codegen.hpp"
+#include "harness/driver/gpu_list.hpp"
+#include "harness/runner/gpu_identity.hpp"
+#include "harness/runner/node_run.hpp"
+#include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/util/run_cache.hpp"
@@ -76,6 +81,65 @@ std::string known_list_path(const Options& o, const Catalog& cat) {
   return std::filesystem::is_regular_file(beside, ec) ? std::filesystem::weakly_canonical(beside, ec).string() : "";
 }
 
+
+// The per-GPU file name: FILE with ".gpu<N>" before ".json" ("results.gpu1.json").
+std::string per_gpu_path(const std::string& path, int index) {
+  if (path.empty()) return path;
+  std::string stem = path, ext;
+  for (const char* e : {".json.gz", ".json", ".xml"})
+    if (stem.size() > std::strlen(e) && stem.compare(stem.size() - std::strlen(e), std::strlen(e), e) == 0) {
+      ext = e;
+      stem.resize(stem.size() - ext.size());
+      break;
+    }
+  return stem + ".gpu" + std::to_string(index) + ext;
+}
+
+// `--out DIR` (and the folders of --json/--junit) made and written to before the first case, so
+// an unwritable folder costs nothing but a message (exit 2).
+bool check_writable(const std::vector<std::string>& files, std::string* error) {
+  namespace fs = std::filesystem;
+  for (const std::string& f : files) {
+    if (f.empty()) continue;
+    const fs::path dir = fs::path(f).has_parent_path() ? fs::path(f).parent_path() : fs::path(".");
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    const fs::path probe = dir / (".cuconform-write-test." + std::to_string(getpid()));
+    std::FILE* fp = std::fopen(probe.c_str(), "w");
+    if (!fp) {
+      *error = dir.string() + ": cannot write the results there (" + std::strerror(errno) + ")";
+      return false;
+    }
+    std::fclose(fp);
+    fs::remove(probe, ec);
+  }
+  return true;
+}
+
+// What a GPU's run is doing, for the snapshot written every few seconds.
+struct GpuProgress {
+  std::vector<CaseResult> so_far;
+  std::vector<bool> done;
+};
+
+// The GPUs of the run: CUCONFORM_FAKE_GPUS=N (a test hook: N stand-in GPUs whose workers find no
+// device, for the fleet scripts' tests on machines without one), else the driver's.
+std::vector<NodeGpu> gpus_here(std::string* why_none) {
+  if (const char* fake = std::getenv("CUCONFORM_FAKE_GPUS")) {
+    std::vector<NodeGpu> out;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    const unsigned h = static_cast<unsigned>(std::hash<std::string>{}(host)) & 0xffffffu;
+    for (int i = 0; i < std::atoi(fake) && i < 64; ++i) {
+      char uuid[64];
+      std::snprintf(uuid, sizeof uuid, "GPU-%06x%02x-0000-4000-8000-00000000%04x", h, i, i);
+      out.push_back({i, uuid, "stand-in GPU (CUCONFORM_FAKE_GPUS)", "0000:00:00." + std::to_string(i), "", 0, 0});
+    }
+    return out;
+  }
+  return list_gpus(why_none);
+}
+
 }  // namespace
 
 int cmd_run(const Options& o) {
@@ -102,6 +166,24 @@ int cmd_run(const Options& o) {
               << (o.has("--jobs") ? "" : " (from $CUCONFORM_JOBS)") << "\n";
     return kExitBadInput;
   }
+  // --shuffle SEED | nightly: the order of the cases drawn from a seed (nightly: a new seed each
+  // run, recorded in the results so that the run can be repeated with --shuffle SEED).
+  std::string shuffle_seed;
+  if (o.has("--shuffle")) {
+    const std::string v = o.get("--shuffle");
+    long long seed = 0;
+    if (v == "nightly") {
+      seed = static_cast<long long>(std::random_device{}() & 0x7fffffffu);
+    } else {
+      long parsed = 0;
+      if (!whole_number(v, 0, 2147483647L, &parsed)) {
+        std::cerr << "cuconform run: --shuffle takes a seed (a whole number from 0 to 2147483647) or 'nightly', not '" << v << "'\n";
+        return kExitBadInput;
+      }
+      seed = parsed;
+    }
+    shuffle_seed = std::to_string(seed);
+  }
   Codegen codegen;
   if (!Codegen::parse(o.get("--codegen", "sass"), &codegen, &error)) {
     std::cerr << "cuconform run: " << error << "\n";
@@ -121,11 +203,47 @@ int cmd_run(const Options& o) {
       return kExitBadInput;
     }
   }
+
+  // Which GPUs: --devices (or $CUCONFORM_DEVICES) names them; without it, device 0 (or
+  // CUCONFORM_DEVICE) as before, and the results are one file.
+  const char* devices_env = std::getenv("CUCONFORM_DEVICES");
+  const bool node_mode = o.has("--devices") || (devices_env && *devices_env);
+  const std::string devices_spec = o.has("--devices") ? o.get("--devices") : (devices_env ? devices_env : "");
+  std::string why_none;
+  const std::vector<NodeGpu> all_gpus = gpus_here(&why_none);
+  std::vector<NodeGpu> gpus;
+  if (node_mode && !all_gpus.empty()) {
+    if (!select_gpus(devices_spec, all_gpus, &gpus, &error)) {
+      std::cerr << "cuconform run: " << error << (o.has("--devices") ? "" : " (from $CUCONFORM_DEVICES)") << "\n";
+      return kExitBadInput;
+    }
+  } else if (!node_mode) {
+    const char* dev = std::getenv("CUCONFORM_DEVICE");
+    const int want = dev ? std::atoi(dev) : 0;
+    for (const NodeGpu& g : all_gpus)
+      if (g.ordinal == want) gpus.push_back(g);
+  }
+  const int n = std::max<int>(1, static_cast<int>(gpus.size()));
+
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
   if (json_path.empty() && junit_path.empty()) {
-    json_path = out_dir + "/results.json";
+    json_path = out_dir + (node_mode ? "/node.json" : "/results.json");
     junit_path = out_dir + "/junit.xml";
+  }
+  // Node mode: one results file per GPU (FILE.gpu<N>.json), the node's fleet file at FILE.
+  std::vector<std::string> json_of(static_cast<std::size_t>(n)), junit_of(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int index = gpus.empty() ? 0 : i;
+    json_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(json_path.empty() ? out_dir + "/results.json" : json_path, index)
+                                                     : json_path;
+    if (node_mode && !json_path.empty() && json_path.size() > 10 && json_path.substr(json_path.size() - 10) == "/node.json")
+      json_of[static_cast<std::size_t>(i)] = json_path.substr(0, json_path.size() - 10) + "/results.gpu" + std::to_string(index) + ".json";
+    junit_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(junit_path, index) : junit_path;
+  }
+  if (!check_writable({json_path, junit_path}, &error)) {
+    std::cerr << "cuconform run: " << error << "\n";
+    return kExitBadInput;
   }
   const std::string cache = start_run_cache();
   struct RemoveCache {
@@ -133,42 +251,61 @@ int cmd_run(const Options& o) {
     ~RemoveCache() { remove_run_cache(dir); }
   } remove_cache{cache};
 
-  RunReport run;
-  run.started_utc = utc_now_iso8601();
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  run.host = host;
-  run.suite_version = CUCONFORM_VERSION;
-  run.suite_commit = CUCONFORM_COMMIT;
-  run.toolkit = CUCONFORM_TOOLKIT;
-  run.archs = CUCONFORM_SASS_ARCHS;
-  run.specs_dir = cat.dir;
-  run.selection = o.sel.describe();
-  if (codegen.path != Codegen::Path::sass) run.selection.push_back("--codegen " + codegen.spec());
-  run.toolchain = describe_toolchain(codegen);
+  RunReport common;
+  common.started_utc = utc_now_iso8601();
+  common.host = host;
+  common.suite_version = CUCONFORM_VERSION;
+  common.suite_commit = CUCONFORM_COMMIT;
+  common.toolkit = CUCONFORM_TOOLKIT;
+  common.archs = CUCONFORM_SASS_ARCHS;
+  common.specs_dir = cat.dir;
+  common.selection = o.sel.describe();
+  if (codegen.path != Codegen::Path::sass) common.selection.push_back("--codegen " + codegen.spec());
+  common.toolchain = describe_toolchain(codegen);
+  common.shuffle_seed = shuffle_seed;
+  if (const Json job = job_from_environment(); !job.is_null()) common.job_json = json_text(job, false);
+  std::vector<Json> identity;
+  for (const NodeGpu& g : gpus) identity.push_back(gpu_identity(g, host));
   const bool verbose = o.has("--verbose");
+  if (node_mode) {
+    std::cout << "node " << host << ": " << gpus.size() << " GPU(s)";
+    for (const NodeGpu& g : gpus) std::cout << "\n  gpu" << g.ordinal << " " << g.name << " " << g.uuid << " " << g.pci_bus_id;
+    std::cout << (gpus.empty() ? " (" + why_none + ")" : "") << "\n";
+  }
 
   // While the run goes on, a snapshot of the results is rewritten every few seconds: a job
   // killed outright (SIGKILL) still leaves the cases that finished, marked as cut off.
   std::mutex snap_mu;
-  std::vector<CaseResult> so_far(cases.size());
-  std::vector<bool> done(cases.size(), false);
+  std::vector<GpuProgress> progress(static_cast<std::size_t>(n));
+  for (auto& p : progress) {
+    p.so_far.resize(cases.size());
+    p.done.assign(cases.size(), false);
+  }
   std::map<std::string, std::size_t> position;
   for (std::size_t i = 0; i < cases.size(); ++i) position[cases[i]->name] = i;
   auto last_snapshot = std::chrono::steady_clock::now();
   auto snapshot = [&]() {
-    RunReport snap = run;
-    snap.cut_off = "running";
-    snap.finished_utc = utc_now_iso8601();
-    snap.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
-    fill_entries(snap, cases, so_far, done);
-    if (!json_path.empty()) write_file_atomically(json_path, results_json(snap));
+    for (int i = 0; i < n; ++i) {
+      const auto gi = static_cast<std::size_t>(i);
+      if (json_of[gi].empty()) continue;
+      RunReport snap = common;
+      snap.cut_off = "running";
+      snap.finished_utc = utc_now_iso8601();
+      snap.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
+      fill_entries(snap, cases, progress[gi].so_far, progress[gi].done);
+      write_file_atomically(json_of[gi], results_json(snap));
+    }
   };
 
-  SuperviseOptions so;
+  NodeRunOptions no;
+  no.gpus = gpus;
+  SuperviseOptions& so = no.base;
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
   so.gpu_lanes = static_cast<int>(jobs);
+  so.gpus_on_host = n;
   // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
   // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
   if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
@@ -177,14 +314,20 @@ int cmd_run(const Options& o) {
   if (const char* p = std::getenv("CUCONFORM_BATCH_RECORDS")) so.records_share_workers = std::string(p) != "0";
   so.isolated_alone = !o.has("--isolated-beside");
   if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone && std::string(p) != "0";
-  so.on_result = [&](const Case& c, const CaseResult& r) {
+  so.shuffle = !shuffle_seed.empty();
+  so.shuffle_seed = shuffle_seed.empty() ? 0 : std::stoull(shuffle_seed);
+  no.on_result = [&](int gpu, const Case& c, const CaseResult& r) {
+    if (n > 1) std::cout << (gpu < 0 ? "[node] " : "[gpu" + std::to_string(gpus[static_cast<std::size_t>(gpu)].ordinal) + "] ");
     print_case_line(std::cout, c, r, verbose);
     std::cout.flush();
     std::lock_guard<std::mutex> lock(snap_mu);
     auto it = position.find(c.name);
     if (it == position.end()) return;
-    so_far[it->second] = r;
-    done[it->second] = true;
+    for (int i = 0; i < n; ++i)
+      if (gpu < 0 || gpu == i) {
+        progress[static_cast<std::size_t>(i)].so_far[it->second] = r;
+        progress[static_cast<std::size_t>(i)].done[it->second] = true;
+      }
     if (std::chrono::steady_clock::now() - last_snapshot > std::chrono::seconds(5)) {
       last_snapshot = std::chrono::steady_clock::now();
       try {
@@ -195,68 +338,131 @@ int cmd_run(const Options& o) {
     }
   };
   catch_stop_signals();
-  SuperviseOutcome out = supervise(cases, so);
-  run.device = out.device;
-  run.workers_started = out.workers_started;
-  run.timing = out.timing;
-  // Re-run policy: a failing case runs again (each time in a fresh worker) up to --rerun N
-  // times; one that then passes is a flake, reported as such, never as a pass.
-  for (std::size_t i = 0; i < cases.size() && reruns > 0 && !g_stop.load(); ++i) {
-    CaseResult& first = out.results[i];
-    if (!out.finished[i] || !is_failure(first.obs.verdict)) continue;
-    for (int attempt = 1; attempt <= reruns; ++attempt) {
-      SuperviseOutcome again = supervise({cases[i]}, so);
-      ++run.workers_started;
-      if (!again.finished.front()) break;
-      if (again.results.front().obs.verdict == Verdict::pass) {
-        CaseResult flake = again.results.front();
-        flake.obs.verdict = Verdict::flake;
-        flake.obs.reason = "failed, then passed on re-run " + std::to_string(attempt) + " of " + std::to_string(reruns) +
-                           "; first attempt: " + std::string(to_string(first.obs.verdict)) + ": " + first.obs.reason;
-        flake.obs.fact("first_attempt_observed", first.obs.observed);
-        first = flake;
-        break;
+  NodeOutcome node = run_node(cases, no);
+  if (!node.health_note.empty()) std::cout << node.health_note << "\n";
+
+  // Each GPU's report: its GPU cases, and the host-only cases the node ran once.
+  std::map<std::string, std::size_t> host_at, gpu_at;
+  for (std::size_t k = 0; k < node.host_cases.size(); ++k) host_at[node.host_cases[k]->name] = k;
+  for (std::size_t k = 0; k < node.gpu_cases.size(); ++k) gpu_at[node.gpu_cases[k]->name] = k;
+  std::vector<RunReport> runs(static_cast<std::size_t>(n), common);
+  int exit_code = kExitOk;
+  auto worse = [](int a, int b) {
+    auto rank = [](int c) { return c == kExitBadInput ? 4 : c == kExitUnhealthy ? 3 : c == kExitFailed ? 2 : c == kExitNoGpu ? 1 : 0; };
+    return rank(b) > rank(a) ? b : a;
+  };
+  for (int i = 0; i < n; ++i) {
+    const auto gi = static_cast<std::size_t>(i);
+    RunReport& run = runs[gi];
+    SuperviseOutcome& g = node.gpu[gi];
+    run.device = g.device;
+    if (!gpus.empty()) run.device.json = with_identity(g.device.json, identity[gi]);
+    run.health_json = gi < node.health_json.size() && !gpus.empty() ? node.health_json[gi] : "";
+    run.workers_started = g.workers_started + (i == 0 ? node.host.workers_started : 0);
+    run.timing = g.timing;
+    const SuperviseTiming& ht = node.host.timing;
+    run.timing.host_lanes_s = ht.host_lanes_s;
+    run.timing.host_lane_count = ht.host_lane_count;
+    run.timing.host_cases_s = ht.host_cases_s;
+    run.timing.host_tool_s += ht.host_tool_s;
+    std::vector<CaseResult> results(cases.size());
+    std::vector<bool> finished(cases.size(), false);
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      const std::string& name = cases[k]->name;
+      if (auto h = host_at.find(name); h != host_at.end()) {
+        results[k] = node.host.results[h->second];
+        finished[k] = node.host.finished[h->second];
+        if (n > 1 && finished[k]) results[k].obs.fact("ran_for_node", "true");
+      } else if (auto c = gpu_at.find(name); c != gpu_at.end() && c->second < g.results.size()) {
+        results[k] = g.results[c->second];
+        finished[k] = g.finished[c->second];
       }
     }
-  }
-  {
+    // Re-run policy: a failing case runs again (each time in a fresh worker, on the same GPU) up
+    // to --rerun N times; one that then passes is a flake, reported as such, never as a pass.
+    SuperviseOptions again_opt = so;
+    again_opt.on_result = nullptr;
+    if (!gpus.empty()) again_opt.worker_env = {"CUCONFORM_DEVICE=0", "CUDA_VISIBLE_DEVICES=" + gpus[gi].uuid};
+    for (std::size_t k = 0; k < cases.size() && reruns > 0 && !g_stop.load() && node.unhealthy[gi].empty(); ++k) {
+      CaseResult& first = results[k];
+      if (!finished[k] || !is_failure(first.obs.verdict) || cases[k]->rule->needs(Requirement::peer)) continue;
+      for (int attempt = 1; attempt <= reruns; ++attempt) {
+        SuperviseOutcome again = supervise({cases[k]}, again_opt);
+        ++run.workers_started;
+        if (!again.finished.front()) break;
+        if (again.results.front().obs.verdict == Verdict::pass) {
+          CaseResult flake = again.results.front();
+          flake.obs.verdict = Verdict::flake;
+          flake.obs.reason = "failed, then passed on re-run " + std::to_string(attempt) + " of " + std::to_string(reruns) +
+                             "; first attempt: " + std::string(to_string(first.obs.verdict)) + ": " + first.obs.reason;
+          flake.obs.fact("first_attempt_observed", first.obs.observed);
+          first = flake;
+          break;
+        }
+      }
+    }
     std::lock_guard<std::mutex> lock(snap_mu);  // no snapshot may land after the final write
-    fill_entries(run, cases, out.results, out.finished);
+    fill_entries(run, cases, results, finished);
     if (const int sig = g_stop.load()) run.cut_off = std::string("SIG") + sigabbrev_np(sig);
-    run.finished_utc = utc_now_iso8601();
-    const auto report_start = std::chrono::steady_clock::now();
-    try {
+  }
+  std::lock_guard<std::mutex> lock(snap_mu);
+  std::vector<Fleet> parts;
+  try {
+    for (int i = 0; i < n; ++i) {
+      const auto gi = static_cast<std::size_t>(i);
+      RunReport& run = runs[gi];
+      run.finished_utc = utc_now_iso8601();
+      const auto report_start = std::chrono::steady_clock::now();
       run.wall_s = std::chrono::duration<double>(report_start - process_start).count();
-      if (!json_path.empty()) write_file_atomically(json_path, results_json(run));
-      if (!junit_path.empty()) write_file_atomically(junit_path, junit_xml(run));
+      if (!json_of[gi].empty()) write_file_atomically(json_of[gi], results_json(run));
+      if (!junit_of[gi].empty()) write_file_atomically(junit_of[gi], junit_xml(run));
       run.report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - report_start).count();
       // The recorded wall time runs from process start to the reports written.
       run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
-      if (!json_path.empty()) write_file_atomically(json_path, results_json(run));
-    } catch (const std::exception& e) {
-      std::cerr << "cuconform run: " << e.what() << "\n";
-      return kExitBadInput;
+      if (!json_of[gi].empty()) {
+        write_file_atomically(json_of[gi], results_json(run));
+        if (node_mode) parts.push_back(load_results(json_of[gi]));
+      }
     }
+    // The node's matrix, written last: its presence says every GPU's file is complete.
+    if (node_mode && !json_path.empty()) write_file_atomically(json_path, fleet_json(merge_fleets(parts)));
+  } catch (const std::exception& e) {
+    std::cerr << "cuconform run: " << e.what() << "\n";
+    return kExitBadInput;
   }
-  print_summary(std::cout, run);
-  if (known && !json_path.empty()) {
-    try {
-      std::cout << known_failures_summary(load_results(json_path), *known);
-    } catch (const std::exception& e) {
-      std::cerr << "cuconform run: the known list was not applied: " << e.what() << "\n";
+  for (int i = 0; i < n; ++i) {
+    const auto gi = static_cast<std::size_t>(i);
+    const RunReport& run = runs[gi];
+    if (n > 1) std::cout << "\n== gpu" << gpus[gi].ordinal << " " << gpus[gi].uuid << " (" << gpus[gi].pci_bus_id << ")";
+    print_summary(std::cout, run);
+    if (known && !json_of[gi].empty()) {
+      try {
+        std::cout << known_failures_summary(load_results(json_of[gi]), *known);
+      } catch (const std::exception& e) {
+        std::cerr << "cuconform run: the known list was not applied: " << e.what() << "\n";
+      }
     }
+    if (!node.unhealthy[gi].empty())
+      std::cout << "GPU UNHEALTHY: " << node.unhealthy[gi] << "; its remaining cases were not run (exit code " << kExitUnhealthy << ")\n";
+    if (o.has("--timing")) print_timing(std::cout, run);
+    if (!json_of[gi].empty()) std::cout << "results: " << json_of[gi] << "\n";
+    if (!junit_of[gi].empty()) std::cout << "junit:   " << junit_of[gi] << "\n";
+    int code = kExitOk;
+    if (!node.unhealthy[gi].empty()) code = kExitUnhealthy;
+    else if (run.no_gpu_ran()) {
+      std::cout << "NO GPU: no case could run on a GPU (" << run.device.error
+                << "). This run proves nothing about a device; exit code 3.\n";
+      code = kExitNoGpu;
+    } else if (run.failures()) {
+      code = kExitFailed;
+    }
+    exit_code = worse(exit_code, code);
   }
   if (const std::string left = smoke_left_out(cat, o.sel); !left.empty()) std::cout << left << "\n";
-  if (o.has("--timing")) print_timing(std::cout, run);
-  if (!json_path.empty()) std::cout << "results: " << json_path << "\n";
-  if (!junit_path.empty()) std::cout << "junit:   " << junit_path << "\n";
+  if (node_mode && !json_path.empty()) std::cout << "node:    " << json_path << "\n";
+  if (!shuffle_seed.empty()) std::cout << "shuffle seed: " << shuffle_seed << " (repeat with --shuffle " << shuffle_seed << ")\n";
   if (const int sig = g_stop.load()) return 128 + sig;
-  if (run.no_gpu_ran()) {
-    std::cout << "NO GPU: no case could run on a GPU (" << run.device.error
-              << "). This run proves nothing about a device; exit code 3.\n";
-    return kExitNoGpu;
-  }
-  return run.failures() ? kExitFailed : kExitOk;
+  return exit_code;
 }
 
 }  // namespace cuconform

@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
   };
   std::map<std::string, Entry> verbs = {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
-      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs", "--known"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
+      {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs", "--known", "--devices", "--shuffle"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
       {"device", {{{}, {}, false}, cmd_device}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},

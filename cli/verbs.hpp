@@ -5,6 +5,9 @@ namespace cuconform {
 
 // Exit codes of every verb.
 constexpr int kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitNoGpu = 3;
+// A GPU became unhealthy during the run (a critical Xid, a lost GPU, a failed or pending row
+// remap, new uncorrected ECC errors): its remaining cases are not-run; drain and check the node.
+constexpr int kExitUnhealthy = 4;
 
 int cmd_list(const Options& o);
 int cmd_run(const Options& o);

@@ -36,7 +36,10 @@ void print_summary(std::ostream& os, const RunReport& run) {
      << " worker process(es)\n";
   os << "verdicts: pass " << n["pass"] << ", fail " << n["fail"] << ", timeout " << n["timeout"] << ", crash "
      << n["crash"] << ", not-supported " << n["not-supported"] << ", planned " << n["planned"] << ", flake "
-     << n["flake"] << ", recorded " << n["recorded"] << "\n";
+     << n["flake"] << ", recorded " << n["recorded"];
+  if (n["not-run"]) os << ", not-run " << n["not-run"];
+  if (n["inconclusive"]) os << ", inconclusive " << n["inconclusive"];
+  os << "\n";
   // Skipped = not-supported + planned: never counted as passed; nor is a flake (passed only on a re-run).
   os << n["pass"] << " passed, " << run.failures() << " failed, " << n["not-supported"] + n["planned"] << " skipped";
   if (n["flake"]) os << ", " << n["flake"] << " flaky";

@@ -64,12 +64,14 @@ std::string junit_xml(const RunReport& run) {
           break;
         case Verdict::timeout:
         case Verdict::crash:
+        case Verdict::not_run:  // the GPU was stopped as unhealthy: an error of the node, not a pass
           x << "      <error type=\"" << to_string(o.verdict) << "\" message=\"" << xml_escape(o.reason) << "\">"
             << xml_escape(detail) << "</error>\n";
           break;
         case Verdict::not_supported:
         case Verdict::planned:
         case Verdict::flake:
+        case Verdict::inconclusive:
         case Verdict::recorded:  // ran, but undefined behaviour is never a pass
           x << "      <skipped message=\"" << xml_escape(std::string(to_string(o.verdict)) + ": " + o.reason) << "\"/>\n";
           break;

@@ -63,6 +63,15 @@ Outcome read_outcome(const JsonField& c) {
   read_outcome_fields(c, &o);
   double d = c["duration_s"].num();
   o.duration_s = std::isnan(d) ? 0 : d;
+  // Where it ran (bisect); files written before the run recorded it have neither.
+  auto count = [&](const char* key) {
+    const double v = c[key].num();
+    if (std::isnan(v)) return 0;
+    if (v < 0 || v > 1e9 || v != std::floor(v)) c[key].fail("expected a whole number from 0 to 1e9");
+    return static_cast<int>(v);
+  };
+  o.worker = count("worker");
+  o.order = count("order");
   return o;
 }
 
@@ -77,7 +86,11 @@ CaseRow& row_for(Fleet& f, const CaseRow& head, std::size_t nruns) {
 
 std::string default_label(const RunInfo& r) {
   std::string host = r.get(r.run, "host");
+  // Two GPUs of one model differ by their UUID: "NVIDIA H200 #1 5f0c2a9e @ node7".
+  std::string uuid = r.dev("uuid");
+  if (uuid.rfind("GPU-", 0) == 0) uuid = uuid.substr(4, 8);
   std::string d = r.available() ? r.dev("name") + " #" + r.dev("ordinal") : "no GPU";
+  if (!uuid.empty()) d += (r.available() ? " " : " #" + r.dev("ordinal") + " ") + uuid;
   d = host.empty() ? d : d + " @ " + host;
   // Runs of one device on several code paths sit side by side: the column says which.
   const std::string codegen = r.get(r.run, "toolchain.codegen");
@@ -125,8 +138,10 @@ const CaseRow* Fleet::find(const std::string& name) const {
 }
 
 const std::vector<Verdict>& all_verdicts() {
-  static const std::vector<Verdict> v = {Verdict::pass,          Verdict::fail,    Verdict::timeout, Verdict::crash,
-                                         Verdict::flake,         Verdict::not_supported, Verdict::planned, Verdict::recorded};
+  static const std::vector<Verdict> v = {Verdict::pass,    Verdict::fail,          Verdict::timeout,
+                                         Verdict::crash,   Verdict::not_run,       Verdict::inconclusive,
+                                         Verdict::flake,   Verdict::not_supported, Verdict::planned,
+                                         Verdict::recorded};
   return v;
 }
 
@@ -225,6 +240,10 @@ static Json outcome_json(const Outcome& o) {
   Json j = Json::object();
   write_outcome_fields(j, o);
   j["duration_s"] = json_number(o.duration_s);
+  if (o.worker) {
+    j["worker"] = o.worker;
+    j["order"] = o.order;
+  }
   return j;
 }
 

@@ -44,6 +44,7 @@ struct Outcome {
   std::vector<std::pair<std::string, double>> measurements;  // NaN where the file has null
   std::vector<std::pair<std::string, std::string>> facts;
   double duration_s = 0;
+  int worker = 0, order = 0;  // which worker process ran it, after how many of its cases (0: not recorded)
   std::string fact(const std::string& key) const { return fact_of(facts, key); }
 };
 

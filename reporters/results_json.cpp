@@ -58,6 +58,8 @@ Json run_json(const RunReport& run) {
             {"selection", run.selection},
             {"toolchain", toolchain_json(run.toolchain)},
             {"timing", timing_json(run)}};
+  if (!run.shuffle_seed.empty()) j["shuffle_seed"] = run.shuffle_seed;
+  if (!run.job_json.empty()) j["job"] = Json::parse(run.job_json);
   if (!run.cut_off.empty())
     j["cut_off"] = {{"by", run.cut_off},
                     {"finished", run.entries.size()},
@@ -81,6 +83,10 @@ Json case_json(const RunReport::Entry& e) {
   j["tags"] = e.c->tags;
   write_outcome_fields(j, e.r.obs);
   j["duration_s"] = json_number(e.r.duration_s);
+  if (e.r.worker) {
+    j["worker"] = e.r.worker;
+    j["order"] = e.r.order;
+  }
   return j;
 }
 
@@ -96,6 +102,7 @@ std::string results_json(const RunReport& run) {
               {"specs_dir", run.specs_dir}}},
             {"run", run_json(run)},
             {"device", device_json(run.device)}};
+  if (!run.health_json.empty()) j["health"] = Json::parse(run.health_json);
   Json& summary = j["summary"] = {{"total", run.entries.size()}};
   for (auto& [k, v] : run.counts()) summary[k] = v;
   Json& cases = j["cases"] = Json::array();

@@ -36,6 +36,8 @@ const char* verdict_color(const std::string& v) {
   if (v == "planned") return "#90caf9";
   if (v == "recorded") return "#80cbc4";
   if (v == "flake") return "#c0a000";
+  if (v == "not-run") return "#455a64";
+  if (v == "inconclusive") return "#d4a373";
   return "#607d8b";
 }
 

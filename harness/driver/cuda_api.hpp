@@ -9,14 +9,15 @@ namespace cuconform {
 #define CUCONFORM_DRIVER_ENTRY_POINTS(X) \
   X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) \
   X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) \
-  X(cuDeviceGetUuid) X(cuDeviceTotalMem) \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) \
+  X(cuDeviceGetUuid) X(cuDeviceTotalMem) X(cuDeviceGetPCIBusId) \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent) \
+  X(cuCtxPushCurrent) X(cuCtxPopCurrent) \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal) \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveClusters) \
   X(cuLaunchKernelEx) \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamQuery) X(cuStreamSynchronize) \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventElapsedTime) \
-  X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD8Async) \
+  X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) \
   X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) \
   X(cuTensorMapEncodeTiled) X(cuTensorMapReplaceAddress) \
   X(cuLinkCreate) X(cuLinkAddData) X(cuLinkComplete) X(cuLinkDestroy)
@@ -25,10 +26,11 @@ namespace cuconform {
 // driver does not hand them out (cuTensorMapEncodeIm2colWide is newer than the CUDA 12 drivers);
 // a fixture that needs one reports not-supported with missing_entry_point()'s reason.
 // The virtual memory management calls (cuMem{Create,Map,...}) make two virtual aliases of one
-// physical allocation (proxy.alias).
+// physical allocation (proxy.alias). The peer calls serve the rules that need two GPUs (multi_gpu).
 #define CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeIm2colWide) \
   X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease) X(cuMemAddressReserve) X(cuMemAddressFree) \
-  X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)
+  X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) \
+  X(cuDeviceCanAccessPeer) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync)
 
 struct CudaApi {
 #define CUCONFORM_DECLARE(name) decltype(&::name) name = nullptr;

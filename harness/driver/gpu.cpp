@@ -49,6 +49,17 @@ void check(CUresult r, const char* call) {
   if (r != CUDA_SUCCESS) throw DriverError(r, call);
 }
 
+std::string uuid_text(const CUuuid& uuid) {
+  char buf[8];
+  std::string u = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    u += buf;
+    if (i == 3 || i == 5 || i == 7 || i == 9) u += "-";
+  }
+  return u;
+}
+
 std::string code_path_for(int major, int minor) {
   // CUCONFORM_SASS_ARCHS is "80,90a": SASS runs on the same major with a minor at least
   // its own; an 'a' (arch-specific) build runs only on its exact CC.
@@ -74,25 +85,31 @@ std::string code_path_for(int major, int minor) {
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : size_(bytes) {
   CU_CHECK(CU_API.cuMemAlloc(&ptr_, bytes ? bytes : 1));
 }
+DeviceBuffer::DeviceBuffer(std::size_t bytes, Gpu& on) : size_(bytes), on_(&on) {
+  OnGpu scope(on);
+  CU_CHECK(CU_API.cuMemAlloc(&ptr_, bytes ? bytes : 1));
+}
 static std::atomic<bool> g_device_work_hung{false};
 bool device_work_hung() { return g_device_work_hung.load(); }
 
 DeviceBuffer::~DeviceBuffer() {
   if (ptr_ && !device_work_hung()) CU_API.cuMemFree(ptr_);  // no throw from a destructor
 }
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_) {
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_), on_(o.on_) {
   o.ptr_ = 0;
   o.size_ = 0;
 }
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
   std::swap(ptr_, o.ptr_);
   std::swap(size_, o.size_);
+  std::swap(on_, o.on_);
   return *this;
 }
 // Copies and fills go on the launch stream and are waited for (bounded) before returning:
 // on the legacy stream they would not be ordered with the kernels, and a late fill could
 // overwrite what a kernel wrote (seen on the H200 before this was so).
-static Gpu& current_gpu() {
+Gpu& DeviceBuffer::owner() const {
+  if (on_) return *on_;
   Gpu* g = Gpu::open(nullptr);
   if (!g) throw std::runtime_error("no GPU opened");
   return *g;
@@ -101,18 +118,21 @@ constexpr double kCopyTimeoutS = 60;
 
 void DeviceBuffer::upload(const void* src, std::size_t bytes, std::size_t offset) {
   if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::upload past the end");
-  Gpu& g = current_gpu();
+  Gpu& g = owner();
+  OnGpu scope(g);
   CU_CHECK(CU_API.cuMemcpyHtoDAsync(ptr_ + offset, src, bytes, g.stream()));
   g.sync(kCopyTimeoutS);
 }
 void DeviceBuffer::download(void* dst, std::size_t bytes, std::size_t offset) const {
   if (offset + bytes > size_) throw std::out_of_range("DeviceBuffer::download past the end");
-  Gpu& g = current_gpu();
+  Gpu& g = owner();
+  OnGpu scope(g);
   CU_CHECK(CU_API.cuMemcpyDtoHAsync(dst, ptr_ + offset, bytes, g.stream()));
   g.sync(kCopyTimeoutS);
 }
 void DeviceBuffer::fill(unsigned char byte) {
-  Gpu& g = current_gpu();
+  Gpu& g = owner();
+  OnGpu scope(g);
   CU_CHECK(CU_API.cuMemsetD8Async(ptr_, byte, size_, g.stream()));
   g.sync(kCopyTimeoutS);
 }
@@ -125,32 +145,18 @@ HostMapped::~HostMapped() {
   if (host_ && !device_work_hung()) CU_API.cuMemFreeHost(host_);
 }
 
-Gpu* Gpu::open(std::string* why_not) {
-  static std::unique_ptr<Gpu> gpu;
-  static std::string failure;
-  static bool tried = false;
-  if (tried) {
-    if (!gpu && why_not) *why_not = failure;
-    return gpu.get();
-  }
-  tried = true;
-  const CudaApi* api = cuda_api(&failure);
-  if (!api) {
-    if (why_not) *why_not = failure;
-    return nullptr;
-  }
-  auto fail = [&](const std::string& why) -> Gpu* {
-    failure = why;
+std::unique_ptr<Gpu> Gpu::make(int ordinal, std::string* why_not) {
+  auto fail = [&](const std::string& why) -> std::unique_ptr<Gpu> {
     if (why_not) *why_not = why;
     return nullptr;
   };
+  const CudaApi* api = cuda_api(why_not);
+  if (!api) return nullptr;
   CUresult r = api->cuInit(0);
   if (r != CUDA_SUCCESS) return fail("no usable GPU: cuInit failed with " + cu_error_name(r));
   int count = 0;
   api->cuDeviceGetCount(&count);
-  const char* env = std::getenv("CUCONFORM_DEVICE");
-  int ordinal = env ? std::atoi(env) : 0;
-  if (count <= ordinal)
+  if (ordinal < 0 || count <= ordinal)
     return fail("no GPU: the driver reports " + std::to_string(count) + " device(s), device " +
                 std::to_string(ordinal) + " was asked for");
   std::unique_ptr<Gpu> g(new Gpu());
@@ -163,14 +169,9 @@ Gpu* Gpu::open(std::string* why_not) {
     d.name = name;
     CUuuid uuid{};
     CU_CHECK(api->cuDeviceGetUuid(&uuid, g->dev_));
-    char buf[64];
-    std::string u = "GPU-";
-    for (int i = 0; i < 16; ++i) {
-      std::snprintf(buf, sizeof buf, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
-      u += buf;
-      if (i == 3 || i == 5 || i == 7 || i == 9) u += "-";
-    }
-    d.uuid = u;
+    d.uuid = uuid_text(uuid);
+    char bus[32] = {};
+    if (api->cuDeviceGetPCIBusId(bus, sizeof bus, g->dev_) == CUDA_SUCCESS) d.pci_bus_id = bus;
     auto attr = [&](CUdevice_attribute a) {
       int v = 0;
       CU_CHECK(api->cuDeviceGetAttribute(&v, a, g->dev_));
@@ -184,6 +185,7 @@ Gpu* Gpu::open(std::string* why_not) {
     d.mem_bus_bits = attr(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
     d.l2_bytes = attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     d.smem_per_block_optin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    d.ecc_enabled = attr(CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0;
     CU_CHECK(api->cuDeviceTotalMem(&d.total_mem, g->dev_));
     CU_CHECK(api->cuDriverGetVersion(&d.driver_version));
     d.code_path = code_path_for(d.cc_major, d.cc_minor);
@@ -194,18 +196,74 @@ Gpu* Gpu::open(std::string* why_not) {
       d.code_path = "ptxas " + ptxas_info(cg.ptxas).version + " (" + cg.ptxas + ") of the embedded PTX for " +
                     device_sm_arch(d.cc_major, d.cc_minor);
     CU_CHECK(api->cuDevicePrimaryCtxRetain(&g->ctx_, g->dev_));
-    CU_CHECK(api->cuCtxSetCurrent(g->ctx_));
+    OnGpu on(*g);
     CU_CHECK(api->cuStreamCreate(&g->stream_, CU_STREAM_NON_BLOCKING));
     CU_CHECK(api->cuEventCreate(&g->ev_start_, CU_EVENT_DEFAULT));
     CU_CHECK(api->cuEventCreate(&g->ev_stop_, CU_EVENT_DEFAULT));
   } catch (const std::exception& e) {
     return fail(std::string("GPU setup failed: ") + e.what());
   }
-  gpu = std::move(g);
+  return g;
+}
+
+Gpu* Gpu::open(std::string* why_not) {
+  static std::unique_ptr<Gpu> gpu;
+  static std::string failure;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    const char* env = std::getenv("CUCONFORM_DEVICE");
+    gpu = make(env ? std::atoi(env) : 0, &failure);
+    if (gpu) CU_API.cuCtxSetCurrent(gpu->ctx_);
+  }
+  if (!gpu && why_not) *why_not = failure;
   return gpu.get();
 }
 
+Gpu* Gpu::open_peer(std::string* why_not) {
+  static std::unique_ptr<Gpu> peer;
+  static std::string failure;
+  static bool tried = false;
+  if (!tried) {
+    tried = true;
+    const char* env = std::getenv("CUCONFORM_PEER_DEVICE");
+    if (!env || !*env)
+      failure = "needs a second GPU: the run gave this case none (run --devices with two or more GPUs)";
+    else if (!open(&failure))
+      failure = "no first GPU: " + failure;
+    else
+      peer = make(std::atoi(env), &failure);
+  }
+  if (!peer && why_not) *why_not = failure;
+  return peer.get();
+}
+
+std::string enable_peer_access(const Gpu& from, const Gpu& to) {
+  const CudaApi& api = CU_API;
+  if (!api.cuDeviceCanAccessPeer || !api.cuCtxEnablePeerAccess) return missing_entry_point("cuCtxEnablePeerAccess");
+  int can = 0;
+  CU_CHECK(api.cuDeviceCanAccessPeer(&can, from.device(), to.device()));
+  if (!can) return "the driver says device " + from.info().uuid + " cannot access " + to.info().uuid + " (cuDeviceCanAccessPeer 0)";
+  OnGpu on(from);
+  const CUresult r = api.cuCtxEnablePeerAccess(to.context(), 0);
+  if (r != CUDA_SUCCESS && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) throw DriverError(r, "cuCtxEnablePeerAccess");
+  return "";
+}
+
+OnGpu::OnGpu(const Gpu& g) {
+  CUcontext cur = nullptr;
+  CU_API.cuCtxGetCurrent(&cur);
+  if (cur == g.context()) return;
+  CU_CHECK(CU_API.cuCtxPushCurrent(g.context()));
+  pushed_ = true;
+}
+OnGpu::~OnGpu() {
+  CUcontext popped = nullptr;
+  if (pushed_) CU_API.cuCtxPopCurrent(&popped);
+}
+
 CUfunction Gpu::kernel(const std::string& module, const std::string& function) {
+  OnGpu on(*this);
   auto it = modules_.find(module);
   if (it == modules_.end()) {
     const EmbeddedModule* m = embedded_module(module);
@@ -268,6 +326,7 @@ double Gpu::take_module_load_s() {
 }
 
 void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
+  OnGpu on(*this);
   if (cfg.smem > 48 * 1024)
     CU_CHECK(CU_API.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        static_cast<int>(cfg.smem)));
@@ -293,6 +352,7 @@ void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
 }
 
 void Gpu::sync(double timeout_s) {
+  OnGpu on(*this);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
   for (;;) {
     CUresult r = CU_API.cuStreamQuery(stream_);
@@ -308,6 +368,7 @@ void Gpu::sync(double timeout_s) {
 }
 
 std::string Gpu::context_error() {
+  OnGpu on(*this);
   if (device_work_hung()) return "device work hung";
   CUresult r = CU_API.cuStreamQuery(stream_);
   if (r == CUDA_ERROR_NOT_READY) return "device work still running after the case";
@@ -324,9 +385,13 @@ std::string Gpu::context_error() {
   return r == CUDA_SUCCESS ? "" : cu_error_name(r);
 }
 
-void Gpu::record_start() { CU_CHECK(CU_API.cuEventRecord(ev_start_, stream_)); }
+void Gpu::record_start() {
+  OnGpu on(*this);
+  CU_CHECK(CU_API.cuEventRecord(ev_start_, stream_));
+}
 
 double Gpu::record_stop_and_wait(double timeout_s) {
+  OnGpu on(*this);
   CU_CHECK(CU_API.cuEventRecord(ev_stop_, stream_));
   sync(timeout_s);
   float ms = 0;
@@ -335,6 +400,7 @@ double Gpu::record_stop_and_wait(double timeout_s) {
 }
 
 CUresult Gpu::try_load_ptx(const std::string& ptx, std::string* log) {
+  OnGpu on(*this);
   CUmodule mod = nullptr;
   char buf[8192] = {};
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};

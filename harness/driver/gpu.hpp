@@ -49,6 +49,8 @@ bool device_work_hung();
 struct DeviceInfo {
   int ordinal = 0;
   std::string name, uuid;
+  std::string pci_bus_id;  // "0000:19:00.0"
+  bool ecc_enabled = false;
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   int clock_khz = 0, mem_clock_khz = 0, mem_bus_bits = 0;
@@ -74,10 +76,14 @@ struct LaunchConfig {
   }
 };
 
+class Gpu;
+
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t bytes);
+  // On another GPU of the process (Gpu::open_peer()): allocated, copied and filled in its context.
+  DeviceBuffer(std::size_t bytes, Gpu& on);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& o) noexcept;
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
@@ -99,8 +105,10 @@ class DeviceBuffer {
   }
 
  private:
+  Gpu& owner() const;
   CUdeviceptr ptr_ = 0;
   std::size_t size_ = 0;
+  Gpu* on_ = nullptr;  // null: the process's GPU (Gpu::open)
 };
 
 // Page-locked host memory mapped into the device's address space (system-scope tests).
@@ -125,6 +133,13 @@ class Gpu {
   // Opens device CUCONFORM_DEVICE (default 0) once per process; nullptr with the reason
   // when there is no driver or no device.
   static Gpu* open(std::string* why_not);
+  // The second GPU of a case that needs two (requires: [peer]): device CUCONFORM_PEER_DEVICE of
+  // the process, opened once beside open()'s; nullptr with the reason when the run gave none.
+  // Its calls make its own context current for their duration (OnGpu), so fixtures may mix the
+  // two GPUs freely; open()'s context stays the thread's current one otherwise.
+  static Gpu* open_peer(std::string* why_not);
+  CUcontext context() const { return ctx_; }
+  CUdevice device() const { return dev_; }
 
   const DeviceInfo& info() const { return info_; }
   CUstream stream() const { return stream_; }
@@ -167,6 +182,7 @@ class Gpu {
 
  private:
   Gpu() = default;
+  static std::unique_ptr<Gpu> make(int ordinal, std::string* why_not);
   void record_start();
   double record_stop_and_wait(double timeout_s);
 
@@ -184,6 +200,23 @@ class Gpu {
   double module_load_s_ = 0;
 };
 
+// Makes `g`'s context current for the scope (the peer GPU's calls, and fixtures' own driver calls
+// on it), and the one before current again at its end.
+class OnGpu {
+ public:
+  explicit OnGpu(const Gpu& g);
+  ~OnGpu();
+  OnGpu(const OnGpu&) = delete;
+  OnGpu& operator=(const OnGpu&) = delete;
+
+ private:
+  bool pushed_ = false;
+};
+
+// Lets kernels on `from` reach `to`'s memory through a peer mapping (cuCtxEnablePeerAccess; once
+// per pair and process). "" when they can, else why not (the driver says the pair cannot).
+std::string enable_peer_access(const Gpu& from, const Gpu& to);
+
 // Throws DriverError when r is not CUDA_SUCCESS.
 void check(CUresult r, const char* call);
 #define CU_CHECK(expr) ::cuconform::check((expr), #expr)
@@ -192,6 +225,9 @@ void check(CUresult r, const char* call);
 #define CU_API (*::cuconform::require_cuda_api())
 struct CudaApi;
 const CudaApi* require_cuda_api();
+
+// "GPU-5f0c2a9e-...": the form nvidia-smi, NVML and CUDA_VISIBLE_DEVICES use.
+std::string uuid_text(const CUuuid& uuid);
 
 // How the embedded code reaches a device of this CC: exact SASS or JIT of the PTX.
 std::string code_path_for(int cc_major, int cc_minor);

@@ -114,6 +114,9 @@ CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) 
           ComputeCapability dev{gpu->info().cc_major, gpu->info().cc_minor};
           missing = cc_gate(r.min_cc, r.arch, dev);
         }
+      } else if (q == Requirement::peer) {
+        std::string why_no_peer;
+        if (gpu && !Gpu::open_peer(&why_no_peer)) missing = why_no_peer;
       } else if (toolchain_tool(to_string(q)).empty()) {
         missing = std::string("tool missing: ") + to_string(q) + " not found (toolkit bin, PATH, $CUCONFORM_CUDA_BIN)";
       }

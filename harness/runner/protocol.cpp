@@ -63,6 +63,8 @@ std::string encode_device(const Gpu* gpu, const std::string& why_not) {
          {"ordinal", d.ordinal},
          {"name", d.name},
          {"uuid", d.uuid},
+         {"pci_bus_id", d.pci_bus_id},
+         {"ecc_enabled", d.ecc_enabled},
          {"cc", d.cc()},
          {"sm_count", d.sm_count},
          {"clock_khz", d.clock_khz},

@@ -25,8 +25,8 @@ bool shares_isolated_worker(const Case& c) {
          !c.rule->has_tag("fresh-process");
 }
 
-int default_gpu_lanes(std::string* why) {
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+int default_gpu_lanes(std::string* why, int gpus) {
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, gpus));
   std::string no_gpu;
   const CudaApi* api = cuda_api(&no_gpu);
   int sms = 0;
@@ -47,7 +47,8 @@ int default_gpu_lanes(std::string* why) {
   const int lanes = std::clamp(std::min({by_sms, by_cores, by_mem}), 1, 8);
   if (why)
     *why = std::to_string(lanes) + " (automatic: " + std::to_string(sms) + " SMs / 16, " + std::to_string(cores) +
-           " CPU cores / 2, " + std::to_string(mem >> 30) + " GiB / 4, at most 8)";
+           " CPU cores" + (gpus > 1 ? " (1/" + std::to_string(gpus) + " of the host's)" : std::string()) +
+           " / 2, " + std::to_string(mem >> 30) + " GiB / 4, at most 8)";
   return lanes;
 }
 

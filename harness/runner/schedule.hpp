@@ -28,10 +28,10 @@ std::string gpu_alone_reason(const Case& c);
 bool shares_isolated_worker(const Case& c);
 
 // How many GPU lanes a run uses when --jobs does not say: one per 16 SMs, at most one per two
-// CPU cores, one per 4 GiB of device memory, at most 8 (an H100 or H200: 132 SMs, 16 cores ->
-// 8). More lanes buy little: the driver makes contexts one at a time (ci/probes/context_cost.py).
-// `why` says how the number was chosen.
-int default_gpu_lanes(std::string* why);
+// CPU cores (of the cores' share of each of `gpus` GPUs run at once), one per 4 GiB of device
+// memory, at most 8 (an H100 or H200: 132 SMs, 16 cores -> 8). More lanes buy little: the driver
+// makes contexts one at a time (ci/probes/context_cost.py). `why` says how the number was chosen.
+int default_gpu_lanes(std::string* why, int gpus = 1);
 
 // What a case costs, in ptxas runs (about 0.02 s each on the GPU machine; a GPU kernel case 1):
 // the host lanes, and the GPU lanes (which hold the tool cases with --codegen jit), cut their

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include "harness/runner/execute.hpp"
@@ -34,6 +35,7 @@ struct Shared {
   SuperviseOutcome& out;
   std::map<std::string, CaseResult> done;
   std::vector<pid_t> exiting;  // workers that delivered every result and are still exiting
+  int workers = 0;             // numbered as they start (CaseResult::worker)
   std::mutex mu;
   bool stopping() const { return opt.stop && opt.stop->load() != 0; }
 };
@@ -60,7 +62,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
                       Worker* ready = nullptr, std::size_t skip = 0) {
   const SuperviseOptions& opt = sh.opt;
   const auto spawned = Clock::now();
-  Worker w = ready ? *ready : spawn(opt.specs_dir, batch);
+  Worker w = ready ? *ready : spawn(opt.specs_dir, batch, false, opt.worker_env);
   if (ready) {
     *ready = {};
     // A worker gone already fails the send; its exit status says why (below).
@@ -71,9 +73,11 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
     }
   }
   auto first_start = Clock::now(), last_result = Clock::now();
+  int serial = 0;
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     ++sh.out.workers_started;
+    serial = ++sh.workers;
   }
   std::map<std::string, const Case*> by_name;
   for (const Case* c : batch) by_name[c->name] = c;
@@ -84,8 +88,10 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
   std::size_t finished = 0;
   bool timed_out = false, started_any = false;
 
-  auto finish = [&](const CaseResult& r) {
+  auto finish = [&](CaseResult r) {
     std::lock_guard<std::mutex> lock(sh.mu);
+    r.worker = serial;
+    r.order = static_cast<int>(finished);
     sh.done[r.name] = r;
     ++finished;
     SuperviseTiming& t = sh.out.timing;
@@ -110,6 +116,7 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
       auto it = by_name.find(line.substr(6));
       current = it == by_name.end() ? nullptr : it->second;
       current_start = Clock::now();
+      if (current && opt.on_start) opt.on_start(*current);
       deadline = after((current ? current->rule->timeout_s : 10) + opt.slack_s);
     } else if (line.rfind("RESULT ", 0) == 0) {
       last_result = Clock::now();
@@ -273,6 +280,18 @@ std::vector<Item> make_chunks(const std::vector<const Case*>& cases, int lanes, 
   return out;
 }
 
+// The outcome in the order of `cases`: each result, or unfinished.
+SuperviseOutcome collect(const std::vector<const Case*>& cases, Shared& sh, SuperviseOutcome& out) {
+  out.timing.workers_started = out.workers_started;
+  out.stopped_by = sh.opt.stop ? sh.opt.stop->load() : 0;
+  for (const Case* c : cases) {
+    auto it = sh.done.find(c->name);
+    out.finished.push_back(it != sh.done.end());
+    out.results.push_back(it != sh.done.end() ? it->second : CaseResult{c->name, {}, 0, 0, 0});
+  }
+  return std::move(out);
+}
+
 int default_host_lanes() {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());
   return std::clamp(cores - 2, 1, 8);
@@ -290,10 +309,20 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     else if (!gpu_alone_reason(*c).empty()) alone_cases.push_back(c);
     else gpu_cases.push_back(c);
   }
+  if (opt.shuffle) {
+    // One generator for the whole run, drawn in a fixed order: the same seed gives the same order.
+    std::mt19937_64 rng(opt.shuffle_seed);
+    for (auto* list : {&gpu_cases, &alone_cases, &isolated_cases, &host_cases}) std::shuffle(list->begin(), list->end(), rng);
+  }
+  if (opt.one_worker) {
+    // bisect: the cases in the order given, one worker, nothing beside it.
+    run_all(cases, sh, true, false);
+    return collect(cases, sh, out);
+  }
   SuperviseTiming& t = out.timing;
   int gpu_lanes = 1;
   if (gpu_cases.size() > 1) {
-    gpu_lanes = opt.gpu_lanes > 0 ? opt.gpu_lanes : default_gpu_lanes(&t.gpu_lanes_why);
+    gpu_lanes = opt.gpu_lanes > 0 ? opt.gpu_lanes : default_gpu_lanes(&t.gpu_lanes_why, opt.gpus_on_host);
     if (opt.gpu_lanes > 0) t.gpu_lanes_why = std::to_string(gpu_lanes) + " (--jobs)";
   }
   t.gpu_lane_count = gpu_lanes;
@@ -366,11 +395,11 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
             // Spares go right after this list's workers, before the next lists'.
             auto pos = ahead.begin();
             while (pos != ahead.end() && pos->item == i) ++pos;
-            ahead.insert(pos, Ahead{i, spawn(opt.specs_dir, list, true)});
+            ahead.insert(pos, Ahead{i, spawn(opt.specs_dir, list, true, opt.worker_env)});
             ++for_this;
           }
           while (ahead.size() < 3 && next_item < iso_items.size()) {
-            ahead.push_back(Ahead{next_item, spawn(opt.specs_dir, iso_items[next_item], true)});
+            ahead.push_back(Ahead{next_item, spawn(opt.specs_dir, iso_items[next_item], true, opt.worker_env)});
             ++next_item;
           }
         }
@@ -416,6 +445,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.parallel_phase_s = seconds_since(t0);
   }
   if (isolated_lane.joinable()) isolated_lane.join();
+  if (opt.phase_done) opt.phase_done("parallel");
   // 2. The GPU to themselves: the shared ones in one worker.
   const auto t1 = Clock::now();
   run_all(alone_cases, sh, true, true);
@@ -424,21 +454,16 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.alone_phase_s = seconds_since(t1);
     t.alone_cases = static_cast<int>(alone_cases.size());
   }
+  if (opt.phase_done) opt.phase_done("alone");
   // 3. The isolated cases last, nothing else on the GPU (unless --isolated-beside).
   if (opt.isolated_alone) run_isolated();
+  if (opt.phase_done) opt.phase_done("isolated");
   t.isolated_alone = opt.isolated_alone;
   t.gpu_lane_s = seconds_since(t0);
   if (host_timer.joinable()) host_timer.join();
   reap_exiting(sh.exiting, 10);
   t.host_lane_count = lanes;
-  t.workers_started = out.workers_started;
-  out.stopped_by = opt.stop ? opt.stop->load() : 0;
-  for (const Case* c : cases) {
-    auto it = sh.done.find(c->name);
-    out.finished.push_back(it != sh.done.end());
-    out.results.push_back(it != sh.done.end() ? it->second : CaseResult{c->name, {}, 0, 0, 0});
-  }
-  return out;
+  return collect(cases, sh, out);
 }
 
 }  // namespace cuconform

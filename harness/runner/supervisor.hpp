@@ -16,6 +16,7 @@
 //      work twice left an H100 needing a reset);
 //   host lanes beside all of this: ptxas accept/reject, SASS read with cuobjdump, nvcc, planned.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct SuperviseOptions {
   double slack_s = 5;     // added to each case's timeout_s before it is killed
   int host_lanes = 0;     // lanes for host-only cases; 0: the CPU cores less two, 1 to 8
   int gpu_lanes = 0;      // parallel GPU lanes for shared cases; 0: default_gpu_lanes() (from the GPU and the cores)
+  int gpus_on_host = 1;   // GPUs run at once by this process (each gets its share of the CPU cores)
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
@@ -44,6 +46,22 @@ struct SuperviseOptions {
   bool isolated_alone = true;
   // Progress; called for one result at a time (lanes take a lock around it).
   std::function<void(const Case&, const CaseResult&)> on_result;
+  // A case is about to run in a worker (the health watch attributes a GPU's Xid events to the
+  // cases running on it); called from the lanes' threads, not under their lock.
+  std::function<void(const Case&)> on_start;
+  // "KEY=VALUE" entries every worker gets in place of the parent's: which GPU it sees.
+  std::vector<std::string> worker_env;
+  // Called at the end of each GPU phase ("parallel", "alone", "isolated"), before the next starts:
+  // the GPUs of a node keep their phases in step (no GPU faults on purpose while another runs its
+  // parallel lanes, no rate is measured while another GPU's lanes load the host).
+  std::function<void(const char* phase)> phase_done;
+  // Order as a run dimension (run --shuffle): the cases of each lane kind in an order drawn from
+  // the seed, so chunks, workers and neighbours differ from the ordered run; the safety rules stay
+  // (isolated cases alone, one at a time).
+  bool shuffle = false;
+  unsigned long long shuffle_seed = 0;
+  // Every case in one worker, in the order given (bisect): no lanes, no chunks, no phases.
+  bool one_worker = false;
   // Set (to the signal number) from outside to stop: workers are killed, unfinished cases
   // are left without a result and SuperviseOutcome::stopped says so.
   const std::atomic<int>* stop = nullptr;

@@ -22,8 +22,8 @@ namespace {
 
 // Forks and execs `/proc/self/exe argv...`: stdin from `names` (or /dev/null), stdout and stderr
 // to the log pipe, the protocol on kProtocolFd, a gate socket on kGateFd when `gated`.
-// Lanes are threads: the child only dup2s, sets the device and execs.
-Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int device) {
+// Lanes are threads: the child only dup2s and execs.
+Worker start(const std::vector<std::string>& args, FILE* names, bool gated, const std::vector<std::string>& env) {
   int proto[2], log[2], gate[2] = {-1, -1};
   // The gate is a socket, not a pipe: what is sent goes with MSG_NOSIGNAL, so a worker that
   // died while waiting costs its case (its exit status says why), not the parent (SIGPIPE).
@@ -42,11 +42,16 @@ Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int 
   argv.push_back(nullptr);
   // The environment is built here, not with setenv in the child: the parent has threads, and
   // between fork and exec the child may only make async-signal-safe calls.
-  const std::string dev = "CUCONFORM_DEVICE=" + std::to_string(device);
+  // `env` ("KEY=VALUE") replaces the parent's value of each KEY.
   std::vector<const char*> envp;
-  for (char** e = environ; *e; ++e)
-    if (device < 0 || std::strncmp(*e, "CUCONFORM_DEVICE=", 17) != 0) envp.push_back(*e);
-  if (device >= 0) envp.push_back(dev.c_str());
+  for (char** e = environ; *e; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    const std::size_t klen = eq ? static_cast<std::size_t>(eq - *e) + 1 : std::strlen(*e);
+    bool replaced = false;
+    for (const std::string& kv : env) replaced = replaced || kv.compare(0, klen, *e, klen) == 0;
+    if (!replaced) envp.push_back(*e);
+  }
+  for (const std::string& kv : env) envp.push_back(kv.c_str());
   envp.push_back(nullptr);
   pid_t pid = fork();
   if (pid == 0) {
@@ -75,7 +80,8 @@ Worker start(const std::vector<std::string>& args, FILE* names, bool gated, int 
 
 }  // namespace
 
-Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated) {
+Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated,
+             const std::vector<std::string>& env) {
   // The worker parses only the spec files its cases come from (a whole catalog costs about
   // 0.15 s a process on the GPU machine, one file a tenth of that).
   std::vector<std::string> args = {"--specs", specs};
@@ -95,13 +101,13 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bo
   for (const Case* c : batch) std::fprintf(names, "%s\n", c->name.c_str());
   std::fflush(names);
   std::rewind(names);
-  Worker w = start(args, names, gated, -1);
+  Worker w = start(args, names, gated, env);
   std::fclose(names);
   return w;
 }
 
 Worker spawn_streaming(const std::string& specs, int device) {
-  return start({"--specs", specs, "--stream"}, nullptr, true, device);
+  return start({"--specs", specs, "--stream"}, nullptr, true, {"CUCONFORM_DEVICE=" + std::to_string(device)});
 }
 
 bool take_line(std::string& buf, std::string* line) {

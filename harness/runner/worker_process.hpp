@@ -21,8 +21,11 @@ struct Worker {
 };
 
 // A worker for `batch` (names on its stdin, only their spec files parsed); gated: it opens the
-// GPU, says READY and waits for its go (worker.hpp). pid < 0 when it could not start.
-Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated = false);
+// GPU, says READY and waits for its go (worker.hpp). `env`: "KEY=VALUE" entries that replace the
+// parent's (which GPU it sees: CUDA_VISIBLE_DEVICES, CUCONFORM_DEVICE, CUCONFORM_PEER_DEVICE).
+// pid < 0 when it could not start.
+Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bool gated = false,
+             const std::vector<std::string>& env = {});
 
 // A streaming worker (worker.hpp, --stream) for the case server: the whole spec tree, the GPU
 // `device` (CUCONFORM_DEVICE) opened at once, then one case per line on its gate.

@@ -328,8 +328,10 @@ class FileLoader {
       for (auto& s : scalar_list(q, "requires")) {
         Requirement req;
         if (parse_requirement(s, &req)) r->requires_.push_back(req);
-        else error(q.Mark(), "requires '" + s + "' must be gpu, ptxas, cuobjdump or nvcc");
+        else error(q.Mark(), "requires '" + s + "' must be gpu, ptxas, cuobjdump, nvcc or peer");
       }
+      if (r->needs(Requirement::peer) && !r->needs(Requirement::gpu))
+        error(q.Mark(), "requires 'peer' (a second GPU) needs 'gpu' too");
     } else {
       r->requires_.push_back(Requirement::gpu);
     }

@@ -54,6 +54,11 @@ void expand_rule(const Rule& rule, std::vector<Case>& out, std::vector<SpecError
     c.name = rule.id;
     c.tags = case_tags(rule);
     c.expect = rule.expect;
+    if (!rule.planned) {  // as below: undefined behaviour records, in a process of its own
+      c.records = rule.kind == Kind::undefined;
+      c.isolated = c.records || rule.has_tag("faults");
+      if (c.isolated) c.tags.push_back("isolated");
+    }
     out.push_back(std::move(c));
     return;
   }

@@ -37,12 +37,13 @@ const char* to_string(Requirement r) {
     case Requirement::ptxas: return "ptxas";
     case Requirement::cuobjdump: return "cuobjdump";
     case Requirement::nvcc: return "nvcc";
+    case Requirement::peer: return "peer";
   }
   return "?";
 }
 
 bool parse_requirement(const std::string& s, Requirement* out) {
-  for (Requirement r : {Requirement::gpu, Requirement::ptxas, Requirement::cuobjdump, Requirement::nvcc})
+  for (Requirement r : {Requirement::gpu, Requirement::ptxas, Requirement::cuobjdump, Requirement::nvcc, Requirement::peer})
     if (s == to_string(r)) {
       *out = r;
       return true;

@@ -22,8 +22,9 @@ enum class Kind { positive, negative, performance, codegen, undefined };
 const char* to_string(Kind k);
 bool parse_kind(const std::string& s, Kind* out);
 
-// What a case needs besides the fixture itself.
-enum class Requirement { gpu, ptxas, cuobjdump, nvcc };
+// What a case needs besides the fixture itself. peer: a second GPU beside the first (the rules
+// that need two GPUs; `run --devices` gives each GPU the next one of the selection as its peer).
+enum class Requirement { gpu, ptxas, cuobjdump, nvcc, peer };
 const char* to_string(Requirement r);
 bool parse_requirement(const std::string& s, Requirement* out);
 

@@ -1,0 +1,247 @@
+#include "harness/driver/nvml.hpp"
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <mutex>
+#include <type_traits>
+
+namespace cuconform {
+namespace {
+
+// The subset of nvml.h the suite uses, declared from the NVML API reference (the header is not
+// in Debian or the toolkit's include folder): opaque handles, plain enums as unsigned, and the
+// one struct the event wait fills in.
+using nvmlReturn_t = unsigned;
+using nvmlDevice_t = void*;
+using nvmlEventSet_t = void*;
+struct nvmlEventData_t {
+  nvmlDevice_t device;
+  unsigned long long eventType;
+  unsigned long long eventData;
+  unsigned gpuInstanceId;
+  unsigned computeInstanceId;
+};
+constexpr nvmlReturn_t kSuccess = 0, kNotSupported = 3, kGpuIsLost = 15;
+constexpr unsigned long long kEventDoubleBitEcc = 0x2, kEventXidCritical = 0x8;
+constexpr unsigned kClockSm = 1, kClockMem = 2;
+constexpr unsigned kTemperatureGpu = 0;
+constexpr unsigned kMemoryErrorCorrected = 0, kMemoryErrorUncorrected = 1, kVolatileEcc = 0;
+
+struct Nvml {
+  nvmlReturn_t (*Init)() = nullptr;
+  const char* (*ErrorString)(nvmlReturn_t) = nullptr;
+  nvmlReturn_t (*GetHandleByUUID)(const char*, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*GetSerial)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*GetVbiosVersion)(nvmlDevice_t, char*, unsigned) = nullptr;
+  nvmlReturn_t (*GetEccMode)(nvmlDevice_t, unsigned*, unsigned*) = nullptr;
+  nvmlReturn_t (*GetMigMode)(nvmlDevice_t, unsigned*, unsigned*) = nullptr;
+  nvmlReturn_t (*GetPersistenceMode)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*GetClockInfo)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*GetTemperature)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*GetPowerUsage)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*GetClocksEventReasons)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*GetTotalEccErrors)(nvmlDevice_t, unsigned, unsigned, unsigned long long*) = nullptr;
+  nvmlReturn_t (*GetRemappedRows)(nvmlDevice_t, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
+  nvmlReturn_t (*GetRetiredPagesPendingStatus)(nvmlDevice_t, unsigned*) = nullptr;
+  nvmlReturn_t (*EventSetCreate)(nvmlEventSet_t*) = nullptr;
+  nvmlReturn_t (*GetSupportedEventTypes)(nvmlDevice_t, unsigned long long*) = nullptr;
+  nvmlReturn_t (*RegisterEvents)(nvmlDevice_t, unsigned long long, nvmlEventSet_t) = nullptr;
+  nvmlReturn_t (*EventSetWait)(nvmlEventSet_t, nvmlEventData_t*, unsigned) = nullptr;
+  nvmlReturn_t (*EventSetFree)(nvmlEventSet_t) = nullptr;
+  std::string why_not;
+};
+
+const Nvml& nvml() {
+  static Nvml n;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* e = dlerror();
+      n.why_not = std::string("libnvidia-ml.so.1 could not be loaded (") + (e ? e : "?") + ")";
+      return;
+    }
+    auto sym = [&](auto& fn, const char* name, const char* alt = nullptr) {
+      void* p = dlsym(lib, name);
+      if (!p && alt) p = dlsym(lib, alt);
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(p);
+    };
+    sym(n.Init, "nvmlInit_v2");
+    sym(n.ErrorString, "nvmlErrorString");
+    sym(n.GetHandleByUUID, "nvmlDeviceGetHandleByUUID");
+    sym(n.GetSerial, "nvmlDeviceGetSerial");
+    sym(n.GetVbiosVersion, "nvmlDeviceGetVbiosVersion");
+    sym(n.GetEccMode, "nvmlDeviceGetEccMode");
+    sym(n.GetMigMode, "nvmlDeviceGetMigMode");
+    sym(n.GetPersistenceMode, "nvmlDeviceGetPersistenceMode");
+    sym(n.GetClockInfo, "nvmlDeviceGetClockInfo");
+    sym(n.GetTemperature, "nvmlDeviceGetTemperature");
+    sym(n.GetPowerUsage, "nvmlDeviceGetPowerUsage");
+    // Renamed in driver r535; the old name stays exported.
+    sym(n.GetClocksEventReasons, "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
+    sym(n.GetTotalEccErrors, "nvmlDeviceGetTotalEccErrors");
+    sym(n.GetRemappedRows, "nvmlDeviceGetRemappedRows");
+    sym(n.GetRetiredPagesPendingStatus, "nvmlDeviceGetRetiredPagesPendingStatus");
+    sym(n.EventSetCreate, "nvmlEventSetCreate");
+    sym(n.GetSupportedEventTypes, "nvmlDeviceGetSupportedEventTypes");
+    sym(n.RegisterEvents, "nvmlDeviceRegisterEvents");
+    sym(n.EventSetWait, "nvmlEventSetWait_v2");
+    sym(n.EventSetFree, "nvmlEventSetFree");
+    if (!n.Init || !n.ErrorString || !n.GetHandleByUUID) {
+      n.why_not = "libnvidia-ml.so.1 lacks nvmlInit_v2 / nvmlDeviceGetHandleByUUID";
+      return;
+    }
+    const nvmlReturn_t r = n.Init();
+    if (r != kSuccess) n.why_not = std::string("nvmlInit failed: ") + n.ErrorString(r);
+  });
+  return n;
+}
+
+std::string error_of(nvmlReturn_t r) { return nvml().ErrorString ? nvml().ErrorString(r) : "NVML error " + std::to_string(r); }
+
+nvmlDevice_t handle(const std::string& uuid, std::string* why_not) {
+  const Nvml& n = nvml();
+  if (!n.why_not.empty()) {
+    *why_not = "NVML unavailable: " + n.why_not;
+    return nullptr;
+  }
+  nvmlDevice_t d = nullptr;
+  const nvmlReturn_t r = n.GetHandleByUUID(uuid.c_str(), &d);
+  if (r != kSuccess) {
+    *why_not = "NVML does not know " + uuid + ": " + error_of(r);
+    return nullptr;
+  }
+  return d;
+}
+
+std::string mode(nvmlReturn_t r, unsigned v) {
+  if (r == kNotSupported) return "unsupported";
+  if (r != kSuccess) return "unknown";
+  return v ? "enabled" : "disabled";
+}
+
+}  // namespace
+
+std::string nvml_unavailable() { return nvml().why_not; }
+
+std::optional<GpuIdentity> nvml_identity(const std::string& uuid, std::string* why_not) {
+  std::string why;
+  nvmlDevice_t d = handle(uuid, &why);
+  if (!d) {
+    if (why_not) *why_not = why;
+    return std::nullopt;
+  }
+  const Nvml& n = nvml();
+  GpuIdentity id;
+  char buf[96] = {};
+  if (n.GetSerial && n.GetSerial(d, buf, sizeof buf) == kSuccess) id.serial = buf;
+  buf[0] = 0;
+  if (n.GetVbiosVersion && n.GetVbiosVersion(d, buf, sizeof buf) == kSuccess) id.vbios = buf;
+  unsigned cur = 0, pending = 0;
+  id.ecc_mode = n.GetEccMode ? mode(n.GetEccMode(d, &cur, &pending), cur) : "unknown";
+  id.mig_mode = n.GetMigMode ? mode(n.GetMigMode(d, &cur, &pending), cur) : "unknown";
+  id.persistence_mode = n.GetPersistenceMode ? mode(n.GetPersistenceMode(d, &cur), cur) : "unknown";
+  if (id.ecc_mode == "unsupported") id.ecc_mode = "disabled";  // no ECC on the board
+  if (id.persistence_mode == "unsupported") id.persistence_mode = "unknown";
+  return id;
+}
+
+GpuHealth nvml_health(const std::string& uuid) {
+  GpuHealth h;
+  nvmlDevice_t d = handle(uuid, &h.error);
+  if (!d) return h;
+  const Nvml& n = nvml();
+  unsigned v = 0;
+  nvmlReturn_t r = n.GetClockInfo ? n.GetClockInfo(d, kClockSm, &v) : kNotSupported;
+  if (r == kGpuIsLost) {
+    h.error = "GPU is lost (NVML: " + error_of(r) + ")";
+    return h;
+  }
+  h.readable = true;
+  if (r == kSuccess) h.sm_mhz = v;
+  if (n.GetClockInfo && n.GetClockInfo(d, kClockMem, &v) == kSuccess) h.mem_mhz = v;
+  if (n.GetTemperature && n.GetTemperature(d, kTemperatureGpu, &v) == kSuccess) h.temperature_c = v;
+  if (n.GetPowerUsage && n.GetPowerUsage(d, &v) == kSuccess) h.power_w = v / 1000.0;
+  unsigned long long bits = 0;
+  if (n.GetClocksEventReasons && n.GetClocksEventReasons(d, &bits) == kSuccess) h.throttle_reasons = bits;
+  unsigned long long count = 0;
+  if (n.GetTotalEccErrors && n.GetTotalEccErrors(d, kMemoryErrorCorrected, kVolatileEcc, &count) == kSuccess)
+    h.ecc_corrected = static_cast<long long>(count);
+  if (n.GetTotalEccErrors && n.GetTotalEccErrors(d, kMemoryErrorUncorrected, kVolatileEcc, &count) == kSuccess)
+    h.ecc_uncorrected = static_cast<long long>(count);
+  unsigned corr = 0, unc = 0, pending = 0, failed = 0;
+  if (n.GetRemappedRows && n.GetRemappedRows(d, &corr, &unc, &pending, &failed) == kSuccess) {
+    h.remapped_correctable = corr;
+    h.remapped_uncorrectable = unc;
+    h.remap_pending = pending ? 1 : 0;
+    h.remap_failed = failed ? 1 : 0;
+  }
+  unsigned retire = 0;
+  if (n.GetRetiredPagesPendingStatus && n.GetRetiredPagesPendingStatus(d, &retire) == kSuccess)
+    h.retired_pages_pending = retire ? 1 : 0;
+  return h;
+}
+
+std::string slowdown_reasons(std::uint64_t bits) {
+  // NVML's nvmlClocksEventReason* bits; idle (0x1), application clocks (0x2), sync boost (0x10)
+  // and display clocks (0x100) are settings or rest, not a slowdown of work in flight.
+  static const std::pair<std::uint64_t, const char*> kNames[] = {
+      {0x4, "sw power cap"},          {0x8, "hw slowdown"},
+      {0x20, "sw thermal slowdown"},  {0x40, "hw thermal slowdown"},
+      {0x80, "hw power brake slowdown"}};
+  std::string out;
+  for (auto& [bit, name] : kNames)
+    if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+XidWatch::XidWatch(const std::vector<std::string>& uuids, std::string* why_not) {
+  const Nvml& n = nvml();
+  auto fail = [&](const std::string& why) {
+    if (why_not) *why_not = why;
+    if (set_ && n.EventSetFree) n.EventSetFree(set_);
+    set_ = nullptr;
+  };
+  if (!n.why_not.empty()) { fail("NVML unavailable: " + n.why_not); return; }
+  if (!n.EventSetCreate || !n.RegisterEvents || !n.EventSetWait || !n.EventSetFree)
+    { fail("this NVML has no event API"); return; }
+  nvmlReturn_t r = n.EventSetCreate(&set_);
+  if (r != kSuccess) { fail("nvmlEventSetCreate: " + error_of(r)); return; }
+  for (const std::string& uuid : uuids) {
+    std::string why;
+    nvmlDevice_t d = handle(uuid, &why);
+    if (!d) { fail(why); return; }
+    unsigned long long want = kEventXidCritical | kEventDoubleBitEcc, supported = want;
+    if (n.GetSupportedEventTypes && n.GetSupportedEventTypes(d, &supported) == kSuccess) want &= supported;
+    if (!(want & kEventXidCritical)) { fail(uuid + " does not report Xid events through NVML"); return; }
+    r = n.RegisterEvents(d, want, set_);
+    if (r != kSuccess) { fail("nvmlDeviceRegisterEvents(" + uuid + "): " + error_of(r)); return; }
+    devices_.emplace_back(d, uuid);
+  }
+}
+
+XidWatch::~XidWatch() {
+  if (set_ && nvml().EventSetFree) nvml().EventSetFree(set_);
+}
+
+bool XidWatch::next(XidEvent* out, unsigned timeout_ms) {
+  if (!set_) return false;
+  nvmlEventData_t data{};
+  const nvmlReturn_t r = nvml().EventSetWait(set_, &data, timeout_ms);
+  if (r != kSuccess) return false;  // timeout, or an error that the next health read will name
+  out->uuid.clear();
+  for (auto& [d, uuid] : devices_)
+    if (d == data.device) out->uuid = uuid;
+  out->at_s = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  if (data.eventType & kEventXidCritical) {
+    out->xid = data.eventData;
+    out->what = "Xid " + std::to_string(data.eventData);
+  } else {
+    out->xid = 0;
+    out->what = "double-bit ECC error";
+  }
+  return true;
+}
+
+}  // namespace cuconform
