@@ -11,6 +11,8 @@
 #   CUCONFORM_SKIP_CTEST=1, CUCONFORM_CTEST_LABELS=REGEX (e.g. "ldgsts|host"), CUCONFORM_SKIP_MUTATION=1
 #   CUCONFORM_CTEST_REPEAT=N  run the CTest path N times back to back (each must fail nothing new)
 #   CUCONFORM_COMMIT=abc1234  the commit to record (suite.commit) where the tree's .git is not its own
+#   CUCONFORM_NODE=0     on a host of several GPUs, skip the node run (run --devices all after the
+#                        first code path's run on GPU 0 alone; both walls and their ratio reported)
 # A runner without a package registry needs the Debian dependencies in .deps/debs: run
 # ci/fetch-debs.sh on a machine with apt and copy .deps/debs with the tree (or copy the folder
 # ci/snapshot-for-gpu.sh makes); ci/setup.sh unpacks them.
@@ -56,6 +58,42 @@ for cg in $codegens; do
   done
 done
 cp "$out/results-$first.json" "$out/results.json"
+
+# Every GPU of the node at once, against GPU 0 alone (the first run above): the wall times, their
+# ratio, each GPU's verdicts against the others' and each GPU against its baseline.
+ngpus=$(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null | grep -c . || true)
+if [ "${ngpus:-0}" -gt 1 ] && [ "${CUCONFORM_NODE:-1}" != 0 ]; then
+  s=$(date +%s.%N)
+  $exe run --devices all --codegen "${codegens%% *}" --timing --out "$out/node" "$@" > "$out/run-node.log" 2>&1
+  r=$?
+  e=$(date +%s.%N)
+  [ $r -gt $rc ] && [ $r -ne 3 ] && rc=$r
+  echo "== cuconform run --devices all ($ngpus GPUs): exit $r, wall $(awk "BEGIN{printf \"%.1f\", $e - $s}") s"
+  grep -E "^(== gpu|device:|verdicts:|GPU UNHEALTHY|health watch)" "$out/run-node.log"
+  python3 - "$out" "$first" <<'PY'
+import glob, json, sys
+out, first = sys.argv[1], sys.argv[2]
+alone = json.load(open(f"{out}/results-{first}.json"))
+files = sorted(glob.glob(f"{out}/node/results.gpu*.json"))
+runs = [json.load(open(f)) for f in files]
+def key(c):
+    return c["verdict"] + ("/" + c["facts"].get("outcome", "") if c["verdict"] == "recorded" else "")
+v = [{c["name"]: key(c) for c in r["cases"]} for r in runs]
+names = set().union(*v)
+differ = sorted(n for n in names if len({x.get(n) for x in v}) > 1)
+node_wall = max(r["run"]["wall_s"] for r in runs)
+print("node: %d GPUs, wall %.1f s; GPU 0 alone %.1f s; ratio %.2f" % (len(runs), node_wall, alone["run"]["wall_s"], node_wall / alone["run"]["wall_s"]))
+print("node: per-GPU verdicts identical: %s" % ("yes" if not differ else "NO (%d differ: %s)" % (len(differ), ", ".join(differ[:10]))))
+for f, r in zip(files, runs):
+    t = r["run"]["timing"]
+    print("  %s %s: parallel %.1f s, alone %.1f s, isolated %.1f s; %s" % (f.split("/")[-1], r["device"].get("uuid", "?")[:12],
+          t["parallel_phase_s"], t["alone_phase_s"], t["isolated_phase_s"], ", ".join("%s %d" % (k, n) for k, n in r["summary"].items() if n)))
+PY
+  for f in "$out"/node/results.gpu*.json; do
+    echo "== compare ${f##*/} with its baseline"
+    $exe compare ci/baselines "$f" --known ci/baselines/known.yaml | grep -E "^(baseline|RESULT|[a-z ]+\()" | head -n 12
+  done
+fi
 cp "$out/junit-$first.xml" "$out/junit.xml"
 
 if [ "${CUCONFORM_REPEAT:-1}" -gt 1 ]; then

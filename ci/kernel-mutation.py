@@ -34,8 +34,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIST = os.path.join(ROOT, "ci", "kernel-mutants.yaml")
-AREAS = ["async_group", "cluster_dsmem", "examples", "ldgsts", "mbarrier", "pipeline_api", "proxy", "regressions",
-         "scopes", "swizzle", "tensor_map", "tma_bulk", "tma_tensor"]
+# Every area of specs/ (one file each) needs a mutant.
+AREAS = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".yaml"))
 KEYS = ["id", "area", "kind", "file", "find", "replace", "why", "rules"]
 # Files every fixture or kernel may use: a mutant there never shares a build.
 SHARED = re.compile(r"(^fixtures/common/|\.(cuh|hpp|h)$)")

@@ -13,6 +13,7 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
   list     [filters] [--cc X.Y]         the cases, with their gates (--cc: plan for another GPU)
   run      [filters] [--out DIR] [--json FILE] [--junit FILE] [--rerun N] [--codegen PATH]
            [--jobs N] [--known FILE] [--timing] [--verbose] [--isolated-beside]
+           [--devices all|0,2|GPU-UUID,...] [--shuffle SEED|nightly]
                                         run on the local GPU; reports go to DIR (default results/);
                                         --known FILE: the recorded findings its summary counts the
                                         failures against (default: $CUCONFORM_KNOWN, else the
@@ -30,8 +31,17 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         lanes; faster, and unsafe: twice a fault beside running
                                         work left an H100 needing a reset)
                                         --timing: where the run's time went, and the 20 slowest rules
+                                        --devices (or $CUCONFORM_DEVICES): every chosen GPU at once,
+                                        a results file per GPU (DIR/results.gpuN.json) and the
+                                        node's matrix (DIR/node.json); host-only cases run once
+                                        --shuffle SEED|nightly: the cases in an order drawn from SEED
+                                        (nightly: a new seed, recorded in the results)
   lint                                  validate specs/ (and statements/, tables/) strictly
-  device                                the GPU, its CC, SMs, driver; the toolkit and archs built in
+  device   [--devices SEL]              every GPU (identity, CC, SMs, memory, peer access); the
+                                        driver, the toolkit and archs built in
+  health   [--devices SEL] [--format text|json]   each GPU's state now (clocks, throttling,
+                                        temperature, power, ECC, remapped rows); exit 4 when
+                                        one needs attention before a run (pending/failed remap)
   fixtures                              the fixtures specs can name
   errata   [filters]                    the documents' mistakes: what each example says, what is wrong, the fix, the evidence
   coverage [--format text|md|json] [--summary]   the documents' statements (statements/) that the
@@ -44,6 +54,9 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
                                         what changed; exit 1 on regressions (a wall time 25% above
                                         BASE's is reported, and a regression with --gate-time)
   merge    A.json B.json ... -o OUT.json                     one fleet matrix from several runs
+  bisect   RESULTS.json CASE [--devices SEL]   the earlier case that changes CASE's verdict or
+                                        recorded category in RESULTS (a shuffled run compare
+                                        flagged): its worker's predecessors replayed and halved
   history  add RESULTS.json...          store runs in the history database (--db PATH or
                                         postgresql://...; default $CUCONFORM_HISTORY_DB, else
                                         results/history.sqlite); the same run twice is stored once
@@ -56,7 +69,8 @@ static const char* kUsage = R"(usage: cuconform <verb> [options]
 filters (every verb that lists or runs): --area A  --rule GLOB  --tag T  --kind K
                                          --profile smoke (one case per rule, for every commit)
 every verb: --specs DIR (default: the specs the executable was built with)
-exit codes: 0 ok, 1 something failed, 2 bad input, 3 no case could run on a GPU
+exit codes: 0 ok, 1 something failed, 2 bad input, 3 no case could run on a GPU,
+            4 a GPU became unhealthy during the run (its remaining cases not-run)
 )";
 
 int main(int argc, char** argv) {
@@ -78,13 +92,15 @@ int main(int argc, char** argv) {
       {"list", {{{"--cc"}, {}, true}, cmd_list}},
       {"run", {{{"--out", "--json", "--junit", "--rerun", "--codegen", "--jobs", "--known", "--devices", "--shuffle"}, {"--verbose", "--timing", "--isolated-beside"}, true}, cmd_run}},
       {"lint", {{{}, {}, false}, cmd_lint}},
-      {"device", {{{}, {}, false}, cmd_device}},
+      {"device", {{{"--devices"}, {}, false}, cmd_device}},
+      {"health", {{{"--devices", "--format"}, {}, false}, cmd_health}},
       {"fixtures", {{{}, {}, false}, cmd_fixtures}},
       {"errata", {{{}, {}, true}, cmd_errata}},
       {"coverage", {{{"--format"}, {"--summary", "--tables"}, false}, cmd_coverage}},
       {"report", {{{"--html", "--md", "--known", "--history", "--last"}, {}, false, 1, 1}, cmd_report}},
       {"compare", {{{"--known", "--tolerance", "--md", "--history", "--last"}, {"--gate-time"}, false, 2, 2}, cmd_compare}},
       {"merge", {{{"-o"}, {}, false, 1, 100000}, cmd_merge}},
+      {"bisect", {{{"--devices"}, {}, false, 2, 2}, cmd_bisect}},
       {"history", {{{"--db", "--format", "--config", "--last", "--window", "--min-flips", "--html"}, {}, false, 0, 1000000}, cmd_history}},
   };
   auto it = verbs.find(verb);

@@ -13,6 +13,8 @@ int cmd_list(const Options& o);
 int cmd_run(const Options& o);
 int cmd_lint(const Options& o);
 int cmd_device(const Options& o);
+int cmd_health(const Options& o);  // cmd_device.cpp
+int cmd_bisect(const Options& o);
 int cmd_fixtures(const Options& o);
 int cmd_errata(const Options& o);
 int cmd_coverage(const Options& o);

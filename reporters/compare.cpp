@@ -195,6 +195,13 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
         if (!used.count(&e) && e.applies_to(&nrun))  // scoped to another GPU, driver or code path: not stale
           r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
   r.tolerances = judge ? judge->describe() : "fixed: " + number_text(tol.fallback * 100) + "% unless overridden (--tolerance, known list)";
+  r.base_shuffle = brun.get(brun.run, "shuffle_seed");
+  r.new_shuffle = nrun.get(nrun.run, "shuffle_seed");
+  if (r.base_shuffle != r.new_shuffle)
+    for (auto& i : r.items)
+      if (!i.base_verdict.empty() && !i.new_verdict.empty() &&
+          (i.base_verdict != i.new_verdict || i.kind == Change::behaviour_changed))
+        r.order_dependent.push_back(i.name);
   return r;
 }
 
@@ -286,6 +293,20 @@ static std::string wall_line(const CompareResult& r) {
          (r.gate_time ? ", a regression (--gate-time))" : "; not gating without --gate-time)");
 }
 
+// The order dimension: shown when one run was shuffled (or both with other seeds).
+static std::string order_text(const CompareResult& r) {
+  if (r.base_shuffle == r.new_shuffle) return "";
+  auto name = [](const std::string& seed) { return seed.empty() ? std::string("ordered") : "shuffled, seed " + seed; };
+  std::ostringstream o;
+  o << "order: BASE " << name(r.base_shuffle) << ", NEW " << name(r.new_shuffle) << ": " << r.order_dependent.size()
+    << " case(s) whose verdict or recorded category depends on the order they ran in";
+  if (r.order_dependent.empty()) return o.str() + " (none found)\n";
+  o << "\n";
+  for (auto& n : r.order_dependent) o << "  order-dependent: " << n << "\n";
+  o << "  (cuconform bisect " << r.base_file << " " << r.new_file << " CASE: the earlier case that changes it)\n";
+  return o.str();
+}
+
 std::string compare_text(const CompareResult& r) {
   std::ostringstream o;
   o << "BASE " << r.base_file << ": " << r.base_device << "\n";
@@ -293,6 +314,7 @@ std::string compare_text(const CompareResult& r) {
   o << "code paths: BASE " << r.base_toolchain << "; NEW " << r.new_toolchain << "\n";
   o << "measurement tolerances: " << r.tolerances << "\n";
   for (auto& w : r.warnings) o << "warning: " << w << "\n";
+  o << order_text(r);
   for (auto& g : groups()) {
     std::vector<const CompareItem*> its;
     for (auto& i : r.items)

@@ -72,6 +72,11 @@ struct CompareResult {
   double base_wall_s = 0, new_wall_s = 0;
   bool wall_compared = false, wall_slower = false, gate_time = false;
   static constexpr double kWallTolerance = 0.25;
+  // run --shuffle: each run's seed ("" for the ordered run). Where they differ, every case whose
+  // verdict or recorded category changed may depend on the order it ran in (order_dependent);
+  // `cuconform bisect` names the earlier case that changes it.
+  std::string base_shuffle, new_shuffle;
+  std::vector<std::string> order_dependent;
   int count(Change c) const;
   int regressions() const;
 };

@@ -5,6 +5,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -23,7 +24,26 @@ static void device_from_ctest_resources() {
   setenv("CUCONFORM_DEVICE", g.substr(id + 3, g.find(',', id) - id - 3).c_str(), 1);
 }
 
+// CTest registers each GPU test once per GPU of the node (suites/CMakeLists.txt), with the extra
+// argument --cuconform-gpu=G/N: the test runs on device G, and a case that needs two GPUs takes
+// G+1 (mod N) as its peer. The argument is taken out before Catch2 reads the command line.
+static void device_from_argument(int& argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--cuconform-gpu=", 0) != 0) continue;
+    int g = 0, n = 1;
+    if (std::sscanf(a.c_str() + 16, "%d/%d", &g, &n) == 2 && g >= 0 && n > 0) {
+      setenv("CUCONFORM_DEVICE", std::to_string(g).c_str(), 1);
+      if (n > 1) setenv("CUCONFORM_PEER_DEVICE", std::to_string((g + 1) % n).c_str(), 1);
+    }
+    for (int k = i; k + 1 < argc; ++k) argv[k] = argv[k + 1];
+    --argc;
+    --i;
+  }
+}
+
 int main(int argc, char** argv) {
+  device_from_argument(argc, argv);
   device_from_ctest_resources();
   if (argc > 1 && std::string(argv[1]) == cuconform::kWorkerVerb) return cuconform::worker_main(argc, argv);
   if (argc > 1 && std::string(argv[1]) == cuconform::kCaseServerVerb) return cuconform::case_server_main(argc, argv);

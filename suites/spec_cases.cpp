@@ -3,11 +3,12 @@
 #define CATCH_CONFIG_EXTERNAL_INTERFACES  // TestEventListenerBase
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
-#include <memory>
 #include <iostream>
+#include <memory>
 
 #include "harness/runner/case_server.hpp"
 #include "harness/runner/execute.hpp"
@@ -78,8 +79,16 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
     const char* sock = std::getenv("CUCONFORM_CASE_SERVER");
     const char* dev = std::getenv("CUCONFORM_DEVICE");
     const int device_id = dev ? std::atoi(dev) : 0;
-    // Shared with the other GPU tests, or the GPU to itself (suites/CMakeLists.txt).
-    GpuLock lock(gpu_lock_path(sock ? sock : "", device_id), *c_);
+    // Shared with the other GPU tests, or the GPU to itself (suites/CMakeLists.txt). A case that
+    // needs two GPUs holds both locks, the lower device first (two such tests never wait on each
+    // other in a circle).
+    const char* peer_env = std::getenv("CUCONFORM_PEER_DEVICE");
+    const int peer_id = c_->rule->needs(Requirement::peer) && peer_env && *peer_env ? std::atoi(peer_env) : -1;
+    const int first = peer_id >= 0 ? std::min(device_id, peer_id) : device_id;
+    GpuLock lock(gpu_lock_path(sock ? sock : "", first), *c_);
+    std::unique_ptr<GpuLock> second;
+    if (peer_id >= 0 && peer_id != device_id)
+      second = std::make_unique<GpuLock>(gpu_lock_path(sock ? sock : "", std::max(device_id, peer_id)), *c_);
     if (!lock.error().empty()) UNSCOPED_INFO("GPU lock: " << lock.error());
     if (lock.waited_s() > 0.5) UNSCOPED_INFO("waited " << number_text(lock.waited_s()) << " s for the GPU (" << lock.mode() << ")");
     CaseResult r;
@@ -128,7 +137,8 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
   // Through the case server CTest started (suites/CMakeLists.txt), when there is one and the case
   // is one it runs: a GPU case that expects no fault. false: run it in a worker of this process.
   bool run_served(const std::string& sock, int device_id, CaseResult* r, DeviceReport* device) const {
-    if (c_->isolated || !case_needs_driver(*c_)) return false;
+    // The server's workers see one GPU; a case that needs two runs in a worker of this test.
+    if (c_->isolated || !case_needs_driver(*c_) || c_->rule->needs(Requirement::peer)) return false;
     ServedCase served;
     std::string why;
     if (!run_on_case_server(sock, *c_, device_id, &served, &why)) {

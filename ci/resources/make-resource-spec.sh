@@ -37,6 +37,8 @@ if [ "$n" -eq 0 ]; then
   exit 1
 fi
 
+# "gpus": every GPU, for tests registered once (a build for one GPU); "gpu0".."gpuN-1": one
+# type per GPU, for the tests registered once per GPU ("gpu2:<case>", suites/CMakeLists.txt).
 spec() {
   printf '{\n  "version": {"major": 1, "minor": 0},\n  "local": [\n    {\n      "gpus": [\n'
   for ((i = 0; i < n; i++)); do
@@ -44,7 +46,11 @@ spec() {
     [ "$i" -eq $((n - 1)) ] && sep=""
     printf '        {"id": "%d", "slots": %d}%s\n' "$i" "$slots" "$sep"
   done
-  printf '      ]\n    }\n  ]\n}\n'
+  printf '      ]'
+  for ((i = 0; i < n; i++)); do
+    printf ',\n      "gpu%d": [{"id": "%d", "slots": %d}]' "$i" "$i" "$slots"
+  done
+  printf '\n    }\n  ]\n}\n'
 }
 
 # (Not `> /dev/stdout`: when stdout is a file that would truncate it.)

@@ -93,7 +93,17 @@ static std::atomic<bool> g_device_work_hung{false};
 bool device_work_hung() { return g_device_work_hung.load(); }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (ptr_ && !device_work_hung()) CU_API.cuMemFree(ptr_);  // no throw from a destructor
+  if (!ptr_ || device_work_hung()) return;
+  try {
+    if (on_) {
+      OnGpu scope(*on_);  // the owner's context, for a buffer on the peer GPU
+      CU_API.cuMemFree(ptr_);
+      return;
+    }
+  } catch (...) {
+    return;  // no throw from a destructor
+  }
+  CU_API.cuMemFree(ptr_);
 }
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), size_(o.size_), on_(o.on_) {
   o.ptr_ = 0;

@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <fstream>
+#include <regex>
 #include <mutex>
 #include <type_traits>
 
@@ -49,6 +51,7 @@ struct Nvml {
   nvmlReturn_t (*RegisterEvents)(nvmlDevice_t, unsigned long long, nvmlEventSet_t) = nullptr;
   nvmlReturn_t (*EventSetWait)(nvmlEventSet_t, nvmlEventData_t*, unsigned) = nullptr;
   nvmlReturn_t (*EventSetFree)(nvmlEventSet_t) = nullptr;
+  nvmlReturn_t (*SystemGetDriverVersion)(char*, unsigned) = nullptr;
   std::string why_not;
 };
 
@@ -88,6 +91,7 @@ const Nvml& nvml() {
     sym(n.RegisterEvents, "nvmlDeviceRegisterEvents");
     sym(n.EventSetWait, "nvmlEventSetWait_v2");
     sym(n.EventSetFree, "nvmlEventSetFree");
+    sym(n.SystemGetDriverVersion, "nvmlSystemGetDriverVersion");
     if (!n.Init || !n.ErrorString || !n.GetHandleByUUID) {
       n.why_not = "libnvidia-ml.so.1 lacks nvmlInit_v2 / nvmlDeviceGetHandleByUUID";
       return;
@@ -124,6 +128,19 @@ std::string mode(nvmlReturn_t r, unsigned v) {
 }  // namespace
 
 std::string nvml_unavailable() { return nvml().why_not; }
+
+std::string driver_version_text() {
+  const Nvml& n = nvml();
+  char buf[96] = {};
+  if (n.why_not.empty() && n.SystemGetDriverVersion && n.SystemGetDriverVersion(buf, sizeof buf) == kSuccess && buf[0])
+    return buf;
+  std::ifstream in("/proc/driver/nvidia/version");
+  std::string line;
+  std::getline(in, line);
+  std::smatch m;
+  static const std::regex re("Kernel Module\\s+([0-9.]+)");
+  return std::regex_search(line, m, re) ? m[1].str() : "";
+}
 
 std::optional<GpuIdentity> nvml_identity(const std::string& uuid, std::string* why_not) {
   std::string why;

@@ -12,6 +12,10 @@ namespace cuconform {
 // Whether NVML is loaded and initialised; "" when it is, else why not.
 std::string nvml_unavailable();
 
+// The driver's own version ("580.159.04"): the Driver API only tells the CUDA version, so NVML,
+// else the kernel module's /proc file; "" when neither says.
+std::string driver_version_text();
+
 // A GPU's identity beyond the Driver API's, read at the start of a run.
 struct GpuIdentity {
   std::string serial;            // "" where the driver gives none

@@ -4,6 +4,7 @@
 
 #include "harness/driver/codegen.hpp"
 #include "harness/driver/gpu.hpp"
+#include "harness/driver/nvml.hpp"
 #include "harness/fixture/fixture.hpp"
 #include "harness/util/tools.hpp"
 
@@ -121,8 +122,27 @@ CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) 
         missing = std::string("tool missing: ") + to_string(q) + " not found (toolkit bin, PATH, $CUCONFORM_CUDA_BIN)";
       }
     }
+    // A rate is only a rate of the GPU as it ran: the clocks and slowdowns around a performance
+    // case are read (NVML) and kept; a rate rule that missed while the GPU slowed itself down
+    // (power or thermal cap) says nothing of the rule: inconclusive, with the reason.
+    const bool timed = missing.empty() && gpu && r.kind == Kind::performance;
+    const GpuHealth before = timed ? nvml_health(gpu->info().uuid) : GpuHealth{};
     if (!missing.empty()) o = Observation::not_supported(missing);
     else o = run_fixture(c, needs_driver(r) ? gpu : nullptr);
+    if (timed && before.readable) {
+      const GpuHealth after = nvml_health(gpu->info().uuid);
+      o.fact("clocks", "SM " + std::to_string(before.sm_mhz) + " -> " + std::to_string(after.sm_mhz) + " MHz, memory " +
+                           std::to_string(before.mem_mhz) + " -> " + std::to_string(after.mem_mhz) + " MHz, " +
+                           std::to_string(before.temperature_c) + " -> " + std::to_string(after.temperature_c) + " C");
+      std::string slow = slowdown_reasons(before.throttle_reasons | after.throttle_reasons);
+      if (!slow.empty()) {
+        o.fact("slowdown", slow);
+        if (o.verdict == Verdict::fail) {
+          o.verdict = Verdict::inconclusive;
+          o.reason = "inconclusive (throttled: " + slow + "): " + o.reason;
+        }
+      }
+    }
     if (c.records) as_recorded(c, o);
   }
   if (gpu) {

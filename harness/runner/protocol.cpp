@@ -1,31 +1,10 @@
 #include "harness/runner/protocol.hpp"
 
-#include <dlfcn.h>
-
-#include <fstream>
-#include <regex>
-
 #include "harness/driver/gpu.hpp"
+#include "harness/driver/nvml.hpp"
 #include "harness/util/outcome_json.hpp"
 
 namespace cuconform {
-
-// The driver's own version ("580.159.04"): the Driver API only tells the CUDA version, so
-// ask NVML (opened at run time like libcuda), then the kernel module's /proc file.
-static std::string kernel_driver_version() {
-  if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
-    auto init = reinterpret_cast<int (*)()>(dlsym(nvml, "nvmlInit_v2"));
-    auto get = reinterpret_cast<int (*)(char*, unsigned)>(dlsym(nvml, "nvmlSystemGetDriverVersion"));
-    char buf[96] = {};
-    if (init && get && init() == 0 && get(buf, sizeof buf) == 0 && buf[0]) return buf;
-  }
-  std::ifstream in("/proc/driver/nvidia/version");
-  std::string line;
-  std::getline(in, line);
-  std::smatch m;
-  static const std::regex re("Kernel Module\\s+([0-9.]+)");
-  return std::regex_search(line, m, re) ? m[1].str() : "";
-}
 
 std::string encode_result(const CaseResult& r) {
   Json j = {{"name", r.name}};
@@ -75,7 +54,7 @@ std::string encode_device(const Gpu* gpu, const std::string& why_not) {
          {"total_mem_bytes", d.total_mem},
          {"driver_cuda_version", std::to_string(dv / 1000) + "." + std::to_string(dv % 1000 / 10)},
          {"code_path", d.code_path},
-         {"driver_version", kernel_driver_version()}};
+         {"driver_version", driver_version_text()}};
   }
   return json_text(j, false);
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/driver/gpu_list.hpp"
+#include "harness/runner/bisect.hpp"
 #include "harness/runner/node_run.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
@@ -184,4 +185,34 @@ TEST_CASE("run --shuffle records its seed, reorders the cases and keeps every ve
   Exe bad = cuconform_cli("run --area async_group --shuffle tomorrow --json '" + dir + "/c.json'");
   CHECK(bad.rc == 2);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("bisect names the one earlier case that changes a case, and says when nothing does", "[host][node]") {
+  std::vector<std::string> before;
+  for (int i = 0; i < 37; ++i) before.push_back("c" + std::to_string(i));
+  // c23 leaves something behind that makes `t` fail.
+  const ReplayFn replay = [](const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), "c23") != list.end() ? std::string("fail") : std::string("pass");
+  };
+  BisectResult b = bisect_order("t", before, replay);
+  CHECK(b.reproduced);
+  CHECK(b.alone == "pass");
+  CHECK(b.with_all == "fail");
+  REQUIRE(b.culprits.size() == 1);
+  CHECK(b.culprits[0] == "c23");
+  CHECK(b.replays <= 2 + 2 * 6);
+  CHECK(b.summary.find("c23") != std::string::npos);
+  // Two cases together (c3 then c30): neither half alone does it.
+  const ReplayFn pair = [](const std::vector<std::string>& list) {
+    const bool a = std::find(list.begin(), list.end(), "c3") != list.end();
+    const bool z = std::find(list.begin(), list.end(), "c30") != list.end();
+    return a && z ? std::string("recorded: weak outcome observed") : std::string("recorded: weak outcome not observed");
+  };
+  b = bisect_order("t", before, pair);
+  CHECK(b.reproduced);
+  CHECK(b.culprits.size() > 1);
+  // Nothing changes it: not reproduced.
+  b = bisect_order("t", before, [](const std::vector<std::string>&) { return std::string("pass"); });
+  CHECK_FALSE(b.reproduced);
+  CHECK(b.summary.find("not reproduced") == 0);
 }

@@ -81,7 +81,7 @@ TEST_CASE("a results file reads back with the same cases, verdicts and measureme
   Fleet f = load_results(dir + "/a.json");
   REQUIRE(f.runs.size() == 1);
   CHECK(f.runs[0].dev("uuid") == "GPU-00000000-1111-2222-3333-444444444444");
-  CHECK(f.runs[0].label == "NVIDIA H200 #0 @ gpu-node-1");
+  CHECK(f.runs[0].label == "NVIDIA H200 #0 00000000 @ gpu-node-1");  // the UUID tells two GPUs of one model apart
   REQUIRE(f.cases.size() == s->run.entries.size());
   for (std::size_t i = 0; i < f.cases.size(); ++i) {
     const auto& e = s->run.entries[i];
