@@ -155,18 +155,27 @@ def build(build_dir, jobs, log):
 
 
 def run_cases(exe, globs, out_json):
-    if os.path.exists(out_json):
-        os.remove(out_json)
-    subprocess.run([exe, "run", "--json", out_json] + [a for g in globs for a in ("--rule", g)],
+    # CUCONFORM_MUTATION_DEVICES=0,1: the cases run on those GPUs (run --devices), so that the rules
+    # that need two GPUs judge; the first GPU's file is the one read.
+    devices = os.environ.get("CUCONFORM_MUTATION_DEVICES", "")
+    read_json = out_json
+    extra = []
+    if devices:
+        extra = ["--devices", devices]
+        read_json = out_json[:-len(".json")] + ".gpu" + devices.split(",")[0].strip() + ".json"
+    for f in (out_json, read_json):
+        if os.path.exists(f):
+            os.remove(f)
+    subprocess.run([exe, "run", "--json", out_json] + extra + [a for g in globs for a in ("--rule", g)],
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    if not os.path.exists(out_json):
+    if not os.path.exists(read_json):
         return {}
-    run = json.load(open(out_json))
+    run = json.load(open(read_json))
     # A run that lost its GPU turns every GPU case not-supported, which would read as "coverage
     # lost" and so as caught (seen 2026-11-25: the H100 needed a reset in the middle of a
     # mutation run, and every mutant came out "caught"). Such a run judges nothing.
     if any("gpu" in c.get("tags", []) for c in run["cases"]) and not run.get("device", {}).get("available"):
-        raise SystemExit("kernel-mutation: " + out_json + ": no usable GPU in this run ("
+        raise SystemExit("kernel-mutation: " + read_json + ": no usable GPU in this run ("
                          + run.get("device", {}).get("error", "?") + "); nothing is judged without one")
     return {c["name"]: c for c in run["cases"]}
 

@@ -234,7 +234,7 @@ int cmd_run(const Options& o) {
   // Node mode: one results file per GPU (FILE.gpu<N>.json), the node's fleet file at FILE.
   std::vector<std::string> json_of(static_cast<std::size_t>(n)), junit_of(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    const int index = gpus.empty() ? 0 : i;
+    const int index = gpus.empty() ? 0 : gpus[static_cast<std::size_t>(i)].ordinal;
     json_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(json_path.empty() ? out_dir + "/results.json" : json_path, index)
                                                      : json_path;
     if (node_mode && !json_path.empty() && json_path.size() > 10 && json_path.substr(json_path.size() - 10) == "/node.json")
