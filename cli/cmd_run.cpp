@@ -1,6 +1,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -309,6 +310,16 @@ int cmd_run(const Options& o) {
   // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
   // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
   if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
+  // CUCONFORM_PRESTART_DEPTH=N: isolated workers started ahead (default 3).
+  if (const char* p = std::getenv("CUCONFORM_PRESTART_DEPTH")) so.prestart_depth = std::clamp(std::atoi(p), 1, 16);
+  // CUCONFORM_NODE_PHASES=step|stagger: how a node's GPUs line their phases up (node_run.hpp).
+  if (const char* p = std::getenv("CUCONFORM_NODE_PHASES")) {
+    if (std::string(p) == "step") no.phases = NodeRunOptions::Phases::step;
+    else if (std::string(p) != "stagger") {
+      std::cerr << "cuconform run: CUCONFORM_NODE_PHASES takes step or stagger, not '" << p << "'\n";
+      return kExitBadInput;
+    }
+  }
   // CUCONFORM_BATCH_RECORDS=0: each undefined-behaviour record in a process of its own (to check
   // that a record does not depend on the records before it in a shared worker).
   if (const char* p = std::getenv("CUCONFORM_BATCH_RECORDS")) so.records_share_workers = std::string(p) != "0";

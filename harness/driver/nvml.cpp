@@ -155,10 +155,19 @@ std::optional<GpuIdentity> nvml_identity(const std::string& uuid, std::string* w
   if (n.GetSerial && n.GetSerial(d, buf, sizeof buf) == kSuccess) id.serial = buf;
   buf[0] = 0;
   if (n.GetVbiosVersion && n.GetVbiosVersion(d, buf, sizeof buf) == kSuccess) id.vbios = buf;
-  unsigned cur = 0, pending = 0;
-  id.ecc_mode = n.GetEccMode ? mode(n.GetEccMode(d, &cur, &pending), cur) : "unknown";
-  id.mig_mode = n.GetMigMode ? mode(n.GetMigMode(d, &cur, &pending), cur) : "unknown";
-  id.persistence_mode = n.GetPersistenceMode ? mode(n.GetPersistenceMode(d, &cur), cur) : "unknown";
+  // Each query's result is read after the call (the call and the read are separate statements: as
+  // two arguments of one call their order is unspecified, and `cur` was read before it was set).
+  auto query = [&](nvmlReturn_t (*fn)(nvmlDevice_t, unsigned*, unsigned*)) {
+    if (!fn) return std::string("unknown");
+    unsigned cur = 0, pending = 0;
+    const nvmlReturn_t r = fn(d, &cur, &pending);
+    return mode(r, cur);
+  };
+  id.ecc_mode = query(n.GetEccMode);
+  id.mig_mode = query(n.GetMigMode);
+  unsigned persist = 0;
+  const nvmlReturn_t pr = n.GetPersistenceMode ? n.GetPersistenceMode(d, &persist) : kNotSupported;
+  id.persistence_mode = mode(pr, persist);
   if (id.ecc_mode == "unsupported") id.ecc_mode = "disabled";  // no ECC on the board
   if (id.persistence_mode == "unsupported") id.persistence_mode = "unknown";
   return id;

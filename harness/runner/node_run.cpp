@@ -90,7 +90,8 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     else if (n > 1 && c->rule->needs(Requirement::peer)) pair_cases.push_back(c);
     else out.gpu_cases.push_back(c);
   }
-  for (const Case* c : pair_cases) (c->isolated || !gpu_alone_reason(*c).empty() ? pair_rest : pair_shared).push_back(c);
+  const bool step = opt.phases == NodeRunOptions::Phases::step;
+  for (const Case* c : pair_cases) (!step || c->isolated || !gpu_alone_reason(*c).empty() ? pair_rest : pair_shared).push_back(c);
   std::vector<std::atomic<int>> stops(static_cast<std::size_t>(n));
   for (auto& s : stops) s.store(0);
   HealthWatch watch(opt.gpus, &stops);
@@ -167,6 +168,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
       SuperviseOptions so = opt.base;
       so.stop = &stops[gi];
       so.worker_env = env_for(opt.gpus, i, -1);
+      so.isolated_first = !step && i % 2 == 1;
       so.on_start = [&, gi](const Case& c) { watch.case_started(gi, c); };
       so.on_result = [&, i](const Case& c, const CaseResult& r) { report(i, c, r); };
       so.phase_done = [&, gi](const char* phase) {
@@ -175,7 +177,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
           pairs_cv.wait(lock, [&] { return pairs_left == 0; });
         }
         watch.snapshot(gi, std::string("after ") + phase);
-        if (n > 1) barrier.arrive_and_wait();
+        if (n > 1 && step) barrier.arrive_and_wait();
       };
       out.gpu[gi] = supervise(out.gpu_cases, so);
     });
@@ -187,7 +189,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     for (auto& round : peer_rounds(n)) {
       std::vector<std::thread> ts;
       for (auto [a, b] : round)
-        ts.emplace_back([&, a = a, b = b] { rest_out[static_cast<std::size_t>(a)] = run_pair(a, b, pair_rest, 0); });
+        ts.emplace_back([&, a = a, b = b] { rest_out[static_cast<std::size_t>(a)] = run_pair(a, b, pair_rest, step ? 0 : 4); });
       for (auto& t : ts) t.join();
     }
   // Each GPU's outcome: its own cases, then its two-GPU cases in the order of the selection.

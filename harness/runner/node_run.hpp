@@ -28,6 +28,13 @@ struct NodeRunOptions {
   // Each result as it comes; `gpu` is the index in `gpus` (0 without GPUs), or -1 for a host-only
   // case (it ran once for the node).
   std::function<void(int gpu, const Case&, const CaseResult&)> on_result;
+  // How the GPUs' phases line up. step: every GPU runs its parallel lanes, then its GPU-alone
+  // phase, then its isolated lane, and the GPUs wait for each other between phases; the two-GPU
+  // cases that may share the GPUs run during the parallel phase. stagger: the odd GPUs run their
+  // isolated lane first, so that the driver's contexts (made one at a time for the whole host) are
+  // not all asked for at once; the two-GPU cases run after every GPU's own cases. Either way a
+  // GPU's isolated lane has nothing else on that GPU.
+  enum class Phases { step, stagger } phases = Phases::stagger;
 };
 
 struct NodeOutcome {

@@ -398,7 +398,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
             ahead.insert(pos, Ahead{i, spawn(opt.specs_dir, list, true, opt.worker_env)});
             ++for_this;
           }
-          while (ahead.size() < 3 && next_item < iso_items.size()) {
+          while (ahead.size() < static_cast<std::size_t>(std::max(1, opt.prestart_depth)) && next_item < iso_items.size()) {
             ahead.push_back(Ahead{next_item, spawn(opt.specs_dir, iso_items[next_item], true, opt.worker_env)});
             ++next_item;
           }
@@ -431,7 +431,15 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     std::lock_guard<std::mutex> lock(sh.mu);
     t.isolated_phase_s = seconds_since(ts);
   };
+  // isolated_first (a node's staggered GPUs): the isolated lane before everything else, nothing
+  // else on this GPU then either; the other GPUs of the node run their parallel lanes meanwhile.
+  const bool iso_first = opt.isolated_first && opt.isolated_alone;
+  if (iso_first) {
+    run_isolated();
+    if (opt.phase_done) opt.phase_done("isolated");
+  }
   // 1. The parallel GPU lanes (shared cases), and with --isolated-beside the isolated lane.
+  const auto tp = Clock::now();
   std::thread isolated_lane;
   if (!opt.isolated_alone) isolated_lane = std::thread(run_isolated);
   // Two chunks a lane: each chunk is a worker and a context, and two leave room to even out the
@@ -442,7 +450,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
-    t.parallel_phase_s = seconds_since(t0);
+    t.parallel_phase_s = seconds_since(tp);
   }
   if (isolated_lane.joinable()) isolated_lane.join();
   if (opt.phase_done) opt.phase_done("parallel");
@@ -456,8 +464,8 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   }
   if (opt.phase_done) opt.phase_done("alone");
   // 3. The isolated cases last, nothing else on the GPU (unless --isolated-beside).
-  if (opt.isolated_alone) run_isolated();
-  if (opt.phase_done) opt.phase_done("isolated");
+  if (opt.isolated_alone && !iso_first) run_isolated();
+  if (!iso_first && opt.phase_done) opt.phase_done("isolated");
   t.isolated_alone = opt.isolated_alone;
   t.gpu_lane_s = seconds_since(t0);
   if (host_timer.joinable()) host_timer.join();

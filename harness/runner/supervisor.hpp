@@ -36,6 +36,10 @@ struct SuperviseOptions {
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
+  int prestart_depth = 3;  // how many isolated workers are started ahead (a spare of the records' among them)
+  // The isolated lane first, then the parallel lanes and the GPU-alone phase (a node's odd GPUs
+  // when their phases are staggered: node_run.hpp).
+  bool isolated_first = false;
   // Undefined-behaviour records share a worker (one at a time, alone on the GPU like every
   // isolated case); one that faults, hangs or kills it ends it and a spare takes over. false:
   // a process a record (CUCONFORM_BATCH_RECORDS=0), as cases expecting a fault always have.

@@ -32,7 +32,7 @@ std::string names(const std::vector<NodeGpu>& g) {
 }
 }  // namespace
 
-TEST_CASE("--devices selects all, ordinals and UUIDs (or a unique prefix) and refuses the rest", "[host][node]") {
+TEST_CASE("run --devices selects all, ordinals and UUIDs (or a unique prefix) and refuses the rest", "[host][node]") {
   std::vector<NodeGpu> out;
   std::string err;
   REQUIRE(select_gpus("all", four(), &out, &err));
@@ -146,7 +146,7 @@ TEST_CASE("run --out to a folder that cannot be written is refused before any ca
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("--devices that names no GPU of the node is bad input", "[host][node]") {
+TEST_CASE("run --devices that names no GPU of the node is bad input", "[host][node]") {
   Exe e = cuconform_cli("run --devices 7 --area async_group --out /tmp", "CUCONFORM_FAKE_GPUS=2");
   CHECK(e.rc == 2);
   CHECK(e.out.find("no GPU 7") != std::string::npos);
