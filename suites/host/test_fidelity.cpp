@@ -5,6 +5,7 @@
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/machine_paths.hpp"
 #include "reporters/compare.hpp"
+#include "reporters/html_report.hpp"
 #include "reporters/known_list.hpp"
 #include "reporters/known_summary.hpp"
 #include "reporters/report_common.hpp"
@@ -306,6 +307,11 @@ TEST_CASE("compare reports a changed toolchain observation as a change, never as
   CompareResult doc = compare_runs(base, make("n2.json", Verdict::pass, Verdict::fail), nullptr, Tolerances{});
   CHECK(doc.count(Change::new_failure) == 1);
   CHECK(doc.regressions() == 1);
+  // The report says what a failing case rests on, and puts the observation in its own group.
+  const std::string html = html_report(make("n3.json", Verdict::fail, Verdict::fail), nullptr, "n3.json");
+  CHECK(has(html, "codegen · basis toolchain"));
+  CHECK(has(html, "toolchain observations that changed"));
+  CHECK(has(html, "not in the known list"));
 }
 
 TEST_CASE("compare shows findings in the documents apart, with both passages", "[host][reporters][compare]") {
