@@ -1,12 +1,14 @@
 // Verbs that only read the specs: list, lint, fixtures, errata.
 #include <algorithm>
 #include <iomanip>
+#include <map>
 #include <iostream>
 
 #include "cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/spec/machine_paths.hpp"
 #include "harness/spec/statements.hpp"
 #include "harness/spec/tables.hpp"
 
@@ -35,10 +37,23 @@ int cmd_lint(const Options& o) {
     std::cerr << "cuconform: " << tables.errors.size() << " table audit error(s) in " << tables.dir << "\n";
     return kExitBadInput;
   }
+  // The findings' READMEs beside the specs cite documents as the specs do.
+  const auto finding_paths = absolute_paths_in_findings(cat.dir + "/../findings");
+  for (auto& e : finding_paths) std::cerr << e.str() << "\n";
+  if (!finding_paths.empty()) {
+    std::cerr << "cuconform: " << finding_paths.size() << " absolute path(s) in the findings' READMEs\n";
+    return kExitBadInput;
+  }
   int planned = 0, naming = 0;
-  for (auto& r : cat.rules) planned += r->planned, naming += !r->statements.empty();
+  std::map<Basis, int> by_basis;
+  for (auto& r : cat.rules) {
+    planned += r->planned, naming += !r->statements.empty();
+    if (!r->planned) ++by_basis[r->basis];
+  }
   std::cout << "specs OK: " << cat.dir << ": " << cat.areas.size() << " areas, " << cat.rules.size() << " rules ("
             << planned << " planned), " << cat.cases.size() << " cases\n";
+  std::cout << "basis of the " << cat.rules.size() - planned << " active rules:";
+  for (Basis b : all_bases()) std::cout << " " << to_string(b) << " " << by_basis[b] << (b == all_bases().back() ? "\n" : ",");
   if (idx.available)
     std::cout << "statements: " << idx.statements.size() << " in " << idx.dir << "; " << naming
               << " rules name the statements they prove\n";
@@ -77,7 +92,8 @@ int cmd_list(const Options& o) {
     }
     ++shown;
     std::string status = r.planned ? "planned" : "";
-    std::cout << std::left << std::setw(58) << c->name << " " << std::setw(12) << to_string(r.kind) << " cc>="
+    std::cout << std::left << std::setw(58) << c->name << " " << std::setw(12) << to_string(r.kind) << " "
+              << std::setw(11) << (r.planned ? "-" : to_string(r.basis)) << " cc>="
               << r.min_cc.str() << (r.arch.empty() ? "" : " " + r.arch) << (c->isolated ? " isolated" : "")
               << (gpu_alone_reason(*c).empty() ? "" : " gpu-alone")
               << (r.needs_gpu() ? "" : " host-tool") << (status.empty() ? "" : " " + status) << "\n";

@@ -50,6 +50,7 @@ RunReport::Toolchain describe_toolchain(const Codegen& cg) {
   if (cg.path == Codegen::Path::sass) {
     t.compiler = std::string("nvcc ") + CUCONFORM_TOOLKIT + " (SASS embedded at build time)";
     t.ptxas = find_tool("ptxas");
+    if (!t.ptxas.empty()) t.ptxas_version = ptxas_info(t.ptxas).version;  // a known finding of a ptxas names its version
   } else if (cg.path == Codegen::Path::jit) {
     t.compiler = "driver JIT (the driver's version is the device's driver_version)";
   } else {

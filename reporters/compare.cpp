@@ -26,6 +26,7 @@ const char* to_string(Change c) {
     case Change::still_failing: return "still failing";
     case Change::fixed: return "fixed";
     case Change::behaviour_changed: return "behaviour changed";
+    case Change::toolchain_changed: return "toolchain observation changed";
     case Change::verdict_changed: return "verdict changed";
     case Change::added: return "added";
     case Change::removed: return "removed";
@@ -53,7 +54,9 @@ bool ran(Verdict v) { return v == Verdict::pass || v == Verdict::flake || v == V
 std::string known_note(const KnownEntry* e) {
   std::string s = e->reason;
   if (!e->issue.empty()) s += " (" + e->issue + ")";
-  return s + " [" + e->where + "]";
+  s += " [" + e->where + "]";
+  for (const Passage& p : e->passages) s += "\n        §" + p.section + ": \"" + p.quote + "\"";
+  return s;
 }
 
 CompareItem item(Change k, const std::string& name, const Outcome* b, const Outcome* n) {
@@ -151,9 +154,13 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
     };
     if (!n) return add(Change::removed);
     Verdict nv = n->verdict;
+    // What a compiler emits today, which no document promises: a change is news, never a
+    // conformance failure (nor a fix).
+    const bool observation = row.basis == "toolchain";
     if (!b) {
       add(Change::added);
       if (nv == Verdict::flake) add(fl ? Change::known_flake : Change::flaky, fl);
+      else if (is_failure(nv) && !fl && !kf && observation) add(Change::toolchain_changed);
       else if (is_failure(nv)) add(fl ? Change::known_flake : kf ? Change::known_failure : Change::new_failure, fl ? fl : kf);
       else if (kf && nv == Verdict::pass) add(Change::unexpected_pass, kf);
       return;
@@ -165,10 +172,10 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (fl) add(Change::known_flake, fl);
       else if (kf) add(Change::known_failure, kf);
       else if (is_failure(bv)) add(Change::still_failing);
-      else add(Change::new_failure);
+      else add(observation ? Change::toolchain_changed : Change::new_failure);
     } else if (nv == Verdict::pass) {
       if (kf) add(Change::unexpected_pass, kf);
-      else if (is_failure(bv)) add(fl ? Change::known_flake : Change::fixed, fl);
+      else if (is_failure(bv)) add(fl ? Change::known_flake : observation ? Change::toolchain_changed : Change::fixed, fl);
       else if (bv != nv) add(Change::verdict_changed);
       if (bv == Verdict::pass && !fl) compare_measurements(row.name, *b, *n, tol, r.other_device, judge, &r.items);
     } else if (nv == Verdict::recorded && bv == Verdict::recorded) {
@@ -238,8 +245,12 @@ const std::vector<Group>& groups() {
         {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
         {"FIXED", {Change::fixed}},
     };
+    v.push_back({"TOOLCHAIN OBSERVATIONS CHANGED (what a compiler emits today, which no document promises: a change to "
+                 "look at, not a conformance failure; not gating)",
+                 {Change::toolchain_changed}});
     for (FindingClass c : finding_classes())
-      v.push_back({"KNOWN FAILURES, " + std::string(to_string(c)) + ": " + finding_class_title(c) + " (not gating)",
+      v.push_back({std::string(c == FindingClass::documents ? "KNOWN FINDINGS IN THE DOCUMENTS, " : "KNOWN FAILURES, ") + to_string(c) +
+                       ": " + finding_class_title(c) + " (not gating)",
                    {Change::known_failure}, true, c});
     v.push_back({"KNOWN FAILURES, unclassified (not gating)", {Change::known_failure}, true, FindingClass::none});
     v.push_back({"KNOWN FLAKES (not gating)", {Change::known_flake}});
@@ -276,7 +287,8 @@ std::string summary_line(const CompareResult& r) {
     << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
     << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s)" << by_class(r) << ", "
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
-    << r.count(Change::still_failing) << " still failing, " << r.count(Change::behaviour_changed)
+    << r.count(Change::still_failing) << " still failing, " << r.count(Change::toolchain_changed)
+    << " toolchain observation(s) changed, " << r.count(Change::behaviour_changed)
     << " undefined behaviour(s) changed, " << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed";
   return s.str();
 }
@@ -338,7 +350,8 @@ std::string compare_text(const CompareResult& r) {
         o << "      BASE: " << i->base_reason << "\n      BASE observed: " << i->base_observed << "\n";
         o << "      NEW observed: " << i->observed << "\n";
       }
-      if (i->kind == Change::new_failure || i->kind == Change::still_failing || (r.other_toolchain && differs)) {
+      if (i->kind == Change::new_failure || i->kind == Change::still_failing || i->kind == Change::toolchain_changed ||
+          (r.other_toolchain && differs)) {
         if (!i->expected.empty()) o << "      expected: " << i->expected << "\n";
         if (r.other_toolchain && differs) {
           o << "      BASE observed: " << (i->base_observed.empty() ? i->base_reason : i->base_observed) << "\n";

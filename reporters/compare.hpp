@@ -22,6 +22,7 @@ enum class Change {
   still_failing,      // failed in the baseline too and is not listed as known
   fixed,              // failed in the baseline, passes now
   behaviour_changed,  // undefined behaviour recorded in both runs, with another outcome: shown, never gating
+  toolchain_changed,  // a toolchain observation (basis: toolchain) turned pass <-> fail: a change, never gating
   verdict_changed,    // any other verdict change (not-supported -> pass, planned -> ...)
   added,              // only in NEW
   removed,            // only in BASE

@@ -164,7 +164,7 @@ void failing_case(std::ostringstream& o, const CaseRow& c, const Outcome& r, con
   o << "<article class=\"case" << (known.empty() ? "" : " is-known") << "\" id=\"f-" << esc(c.name) << "\"><h3>" << badge(to_string(r.verdict))
     << " " << esc(c.name) << "</h3>";
   if (!known.empty()) o << "<div><span class=\"badge known\">" << esc(known) << "</span></div>";
-  o << "<div class=\"meta\">" << esc(where) << "rule <code>" << esc(c.rule) << "</code> · " << esc(c.kind) << " · min cc "
+  o << "<div class=\"meta\">" << esc(where) << "rule <code>" << esc(c.rule) << "</code> · " << esc(c.kind) << (c.basis.empty() ? "" : " · basis " + esc(c.basis)) << " · min cc "
     << esc(c.min_cc) << (c.arch.empty() ? "" : " · " + esc(c.arch)) << " · " << short_number(r.duration_s) << " s";
   if (!c.source.empty()) o << "<br>source: " << esc(c.source);
   o << "</div>";

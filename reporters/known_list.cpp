@@ -31,20 +31,40 @@ std::string class_names() {
   return s;
 }
 
+// passages: [{section: "9.7.9.x ... (Syntax)", quote: "..."}, ...]
+std::vector<Passage> read_passages(const std::string& file, const YAML::Node& list) {
+  if (!list.IsSequence()) bad(file, list, "'passages' must be a list of {section, quote}");
+  std::vector<Passage> out;
+  for (const YAML::Node& p : list) {
+    if (!p.IsMap()) bad(file, p, "each passage is a mapping {section, quote}");
+    for (auto it = p.begin(); it != p.end(); ++it) {
+      const std::string k = it->first.Scalar();
+      if (k != "section" && k != "quote") bad(file, it->first, "unknown key '" + k + "' in a passage (section, quote)");
+      if (!it->second.IsScalar() || it->second.Scalar().empty()) bad(file, it->second, "'" + k + "' of a passage must be a non-empty string");
+    }
+    if (!p["section"] || !p["quote"]) bad(file, p, "a passage needs both 'section' and 'quote'");
+    out.push_back({p["section"].Scalar(), p["quote"].Scalar()});
+  }
+  return out;
+}
+
 std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& list, const char* section,
                                      bool class_required) {
   std::vector<KnownEntry> out;
   if (!list.IsDefined() || list.IsNull()) return out;
   if (!list.IsSequence()) bad(file, list, std::string(section) + " must be a list of {id|regex, reason}");
-  static const std::set<std::string> keys = {"id", "regex", "reason", "class", "issue", "device", "driver", "toolchain"};
+  static const std::set<std::string> keys = {"id",     "regex",  "reason", "class",     "issue",
+                                             "device", "driver", "tool",   "toolchain", "passages"};
   for (auto item : list) {
     if (!item.IsMap()) bad(file, item, std::string(section) + ": each entry is a mapping with id or regex, and reason");
     KnownEntry e;
     e.where = at(file, item);
     for (auto it = item.begin(); it != item.end(); ++it) {
       std::string k = it->first.Scalar();
-      if (!keys.count(k)) bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver, toolchain)");
-      if (!it->second.IsScalar()) bad(file, it->second, "'" + k + "' must be a string");
+      if (!keys.count(k))
+        bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver, tool, toolchain, passages)");
+      if (k == "passages") e.passages = read_passages(file, it->second);
+      else if (!it->second.IsScalar()) bad(file, it->second, "'" + k + "' must be a string");
     }
     e.id = item["id"].as<std::string>("");
     e.pattern = item["regex"].as<std::string>("");
@@ -52,6 +72,7 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     e.issue = item["issue"].as<std::string>("");
     e.device = item["device"].as<std::string>("");
     e.driver = item["driver"].as<std::string>("");
+    e.tool = item["tool"].as<std::string>("");
     e.toolchain = item["toolchain"].as<std::string>("");
     if (e.id.empty() == e.pattern.empty()) bad(file, item, "give exactly one of 'id' and 'regex'");
     if (e.reason.empty()) bad(file, item, "'" + e.what() + "' needs a 'reason'");
@@ -61,9 +82,17 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     } else if (class_required) {
       bad(file, item, "'" + e.what() + "' needs a 'class' (" + class_names() + ")");
     }
+    if (e.cls == FindingClass::documents && e.passages.size() < 2)
+      bad(file, item, "'" + e.what() + "' is of class documents-ambiguous: quote the passages that disagree or leave the point open, "
+                      "each with its section ('passages:' with at least two {section, quote})");
+    const bool tools_finding = e.cls == FindingClass::tool_accepts_forbidden || e.cls == FindingClass::tool_rejects_allowed;
+    if (tools_finding && !e.toolchain.empty())
+      bad(file, item["toolchain"], "'" + e.what() + "' is a finding of a tool: scope it by the tool's version ('tool:' on \"ptxas 13.0.88\" "
+                                   "or \"driver JIT 580.159.04\", 'driver:' for the driver API), not by the code path ('toolchain:')");
     if (!e.pattern.empty()) e.re = compile(file, item["regex"], e.pattern);
     if (!e.device.empty()) e.device_re = compile(file, item["device"], e.device);
     if (!e.driver.empty()) e.driver_re = compile(file, item["driver"], e.driver);
+    if (!e.tool.empty()) e.tool_re = compile(file, item["tool"], e.tool);
     if (!e.toolchain.empty()) e.toolchain_re = compile(file, item["toolchain"], e.toolchain);
     out.push_back(std::move(e));
   }
@@ -91,6 +120,7 @@ const char* to_string(FindingClass c) {
     case FindingClass::tool_accepts_forbidden: return "tool-accepts-forbidden";
     case FindingClass::tool_rejects_allowed: return "tool-rejects-allowed";
     case FindingClass::performance: return "performance";
+    case FindingClass::documents: return "documents-ambiguous";
     case FindingClass::none: return "unclassified";
   }
   return "?";
@@ -102,6 +132,7 @@ const char* finding_class_title(FindingClass c) {
     case FindingClass::tool_accepts_forbidden: return "the tool accepts what the documents forbid";
     case FindingClass::tool_rejects_allowed: return "the tool rejects what the documents allow";
     case FindingClass::performance: return "a documented performance property does not hold";
+    case FindingClass::documents: return "the documents contradict themselves or leave the point open (not a failure of a tool or GPU)";
     case FindingClass::none: return "unclassified";
   }
   return "?";
@@ -109,7 +140,8 @@ const char* finding_class_title(FindingClass c) {
 
 const std::vector<FindingClass>& finding_classes() {
   static const std::vector<FindingClass> all = {FindingClass::runtime, FindingClass::tool_accepts_forbidden,
-                                                FindingClass::tool_rejects_allowed, FindingClass::performance};
+                                                FindingClass::tool_rejects_allowed, FindingClass::performance,
+                                                FindingClass::documents};
   return all;
 }
 
@@ -139,6 +171,7 @@ bool KnownEntry::applies_to(const RunInfo* run) const {
   const bool device_known = !run->device.empty();
   if (device_known && !device.empty() && !std::regex_search(run->dev("name"), device_re)) return false;
   if (device_known && !driver.empty() && !std::regex_search(run->dev("driver_version"), driver_re)) return false;
+  if (!tool.empty() && !std::regex_search(run->tool_line(), tool_re)) return false;
   if (!toolchain.empty() && !std::regex_search(run->toolchain_line(), toolchain_re)) return false;
   return true;
 }

@@ -18,23 +18,34 @@ enum class FindingClass {
   tool_accepts_forbidden,  // the compiler/assembler/driver API accepts what the documents forbid
   tool_rejects_allowed,    // ... rejects what the documents allow
   performance,             // a documented performance property does not hold
+  documents,               // the documents contradict themselves or leave the point open: no
+                           // tool or GPU contradicts clear text (both passages quoted)
   none,                    // not given (known flakes may omit it)
 };
 const char* to_string(FindingClass c);
 const char* finding_class_title(FindingClass c);  // "wrong data or a fault at run time"
 bool parse_finding_class(const std::string& s, FindingClass* out);
-// The classes in report order (runtime first), without `none`.
+// The classes in report order (runtime first, the documents' own last), without `none`.
 const std::vector<FindingClass>& finding_classes();
+
+// A passage of the documents a finding rests on, quoted with its section.
+struct Passage {
+  std::string section, quote;
+};
 
 struct KnownEntry {
   std::string id;       // a case name, or a rule id (then every case of the rule)
   std::string pattern;  // or a regex searched in the case name
   std::string reason, issue;
   FindingClass cls = FindingClass::none;
+  std::vector<Passage> passages;  // the passages it rests on; class documents: both sides, at least two
   std::string device, driver;  // optional regexes: the entry applies only on matching runs
-  std::string toolchain;       // ... and on the run's code path (RunInfo::toolchain_line(): "sass (nvcc 13.0 ...)", "ptxas 12.8.93")
+  std::string tool;            // ... on the tool that made the machine code (RunInfo::tool_line(): "ptxas 13.0.88",
+                               // "driver JIT 580.159.04"): a finding of a tool belongs to its version, whatever the code path
+  std::string toolchain;       // ... on the run's code path (RunInfo::toolchain_line(): "sass (nvcc 13.0 ...)", "ptxas 12.8.93");
+                               // not for a tool's finding (tool-accepts-forbidden, tool-rejects-allowed): use `tool:`
   std::string where;           // FILE:LINE, for messages
-  std::regex re, device_re, driver_re, toolchain_re;
+  std::regex re, device_re, driver_re, tool_re, toolchain_re;
   bool matches(const CaseRow& c, const RunInfo* run) const;
   // The device, driver and code path fit (null: any run; a run without device fields: the code
   // path only).

@@ -13,13 +13,14 @@ std::string known_failures_summary(const Fleet& run, const KnownList& known) {
   // known flakes), counted on one line.
   const std::vector<FailureGroup> groups = failures_by_class(run, 0, &known);
   if (groups.empty()) return "";
-  std::size_t failures = 0, findings = 0, flakes = 0;
+  std::size_t failures = 0, findings = 0, flakes = 0, toolchain = 0;
   std::string classes;
   const std::vector<const CaseRow*>* fresh = nullptr;
   for (const FailureGroup& g : groups) {
     failures += g.cases.size();
     if (g.known == FailureGroup::Known::no) fresh = &g.cases;
     if (g.known == FailureGroup::Known::flake) flakes += g.cases.size();
+    if (g.known == FailureGroup::Known::toolchain) toolchain += g.cases.size();
     if (g.known != FailureGroup::Known::failure) continue;
     findings += g.cases.size();
     classes += (classes.empty() ? "" : ", ") +
@@ -29,7 +30,9 @@ std::string known_failures_summary(const Fleet& run, const KnownList& known) {
   std::ostringstream s;
   s << "of " << failures << " failure(s): " << findings << " known finding(s)";
   if (!classes.empty()) s << " (" << classes << ")";
-  s << ", " << flakes << " known flake(s), " << (fresh ? fresh->size() : 0) << " new (" << known.file << ")\n";
+  s << ", " << flakes << " known flake(s), ";
+  if (toolchain) s << toolchain << " toolchain observation(s) changed (not conformance failures), ";
+  s << (fresh ? fresh->size() : 0) << " new (" << known.file << ")\n";
   if (fresh) {
     s << "NEW (not in the known list): ";
     const std::size_t shown = std::min<std::size_t>(fresh->size(), 10);

@@ -30,7 +30,11 @@ const char* measure_kind_title(MeasureKind k) {
 std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run) {
   if (!known) return "";
   if (auto* e = known->flake(c, &run)) return "known flake: " + e->reason;
-  if (auto* e = known->failure(c, &run)) return "known failure (" + std::string(to_string(e->cls)) + "): " + e->reason;
+  if (auto* e = known->failure(c, &run)) {
+    std::string s = "known failure (" + std::string(to_string(e->cls)) + "): " + e->reason;
+    for (const Passage& p : e->passages) s += " | §" + p.section + ": \"" + p.quote + "\"";
+    return s;
+  }
   return "";
 }
 
@@ -38,6 +42,10 @@ std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, con
   std::vector<FailureGroup> g;
   using Known = FailureGroup::Known;
   g.push_back({"not in the known list", {}});
+  g.push_back({"toolchain observations that changed (what a compiler emits today, which no document promises: a change "
+               "to look at, not a conformance failure)",
+               {}, Known::toolchain});
+  constexpr std::size_t first_class = 2;
   for (FindingClass c : finding_classes())
     g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}, Known::failure, c});
   g.push_back({"known, unclassified", {}, Known::failure, FindingClass::none});
@@ -51,7 +59,9 @@ std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, con
     } else if (const KnownEntry* e = known ? known->failure(c, &info) : nullptr) {
       const auto& all = finding_classes();
       auto it = std::find(all.begin(), all.end(), e->cls);
-      at = it == all.end() ? all.size() + 1 : static_cast<std::size_t>(it - all.begin()) + 1;
+      at = first_class + (it == all.end() ? all.size() : static_cast<std::size_t>(it - all.begin()));
+    } else if (c.basis == "toolchain") {
+      at = 1;
     }
     g[at].cases.push_back(&c);
   }

@@ -19,12 +19,14 @@ const char* measure_kind_title(MeasureKind k);
 std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run);
 
 // The failing cases of run `run`, grouped as an upgrade check reads them: failures the known
-// list does not explain first, then known failures by finding class (runtime first: what can
-// break a kernel), then known flakes. `title` heads each group.
+// list does not explain first, then toolchain observations that changed (rules of basis
+// `toolchain`: what a compiler emits today, a change and not a conformance failure), then known
+// failures by finding class (runtime first: what can break a kernel; the documents' own
+// contradictions last, apart), then known flakes. `title` heads each group.
 struct FailureGroup {
   std::string title;
   std::vector<const CaseRow*> cases;
-  enum class Known { no, failure, flake } known = Known::no;
+  enum class Known { no, toolchain, failure, flake } known = Known::no;
   FindingClass cls = FindingClass::none;  // of a group of known failures
 };
 std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known);

@@ -51,6 +51,7 @@ void read_case_head(const JsonField& c, CaseRow* row) {
   row->kind = c["kind"].str();
   row->min_cc = c["min_cc"].str();
   row->arch = c["arch"].str();
+  row->basis = c["basis"].str();
   row->source = c["source"].str();
   for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
   if (!c["tags"].is_null())
@@ -130,6 +131,14 @@ std::string RunInfo::toolchain_line() const {
   if (codegen.empty()) return "sass (nvcc " + get(suite, "built_with_cuda") + ", built in)";
   if (codegen == "jit") return "jit (driver " + dev("driver_version") + ")";
   return codegen == "sass" ? "sass (" + compiler + ")" : compiler;
+}
+
+std::string RunInfo::tool_line() const {
+  const std::string codegen = get(run, "toolchain.codegen");
+  if (codegen == "jit") return "driver JIT " + dev("driver_version");
+  if (codegen == "ptxas") return get(run, "toolchain.compiler");
+  const std::string version = get(run, "toolchain.ptxas_version");
+  return "ptxas " + (version.empty() ? get(suite, "built_with_cuda") : version);
 }
 
 const CaseRow* Fleet::find(const std::string& name) const {
@@ -267,6 +276,7 @@ std::string fleet_json(const Fleet& f) {
   for (auto& c : f.cases) {
     Json row = {{"name", c.name}, {"rule", c.rule}, {"area", c.area}, {"kind", c.kind}, {"min_cc", c.min_cc}};
     if (!c.arch.empty()) row["arch"] = c.arch;
+    if (!c.basis.empty()) row["basis"] = c.basis;
     row["source"] = c.source;
     Json& params = row["params"] = Json::object();
     for (auto& [k, v] : c.params) params[k] = v;

@@ -35,6 +35,10 @@ struct RunInfo {
   std::string device_line() const;  // "NVIDIA H200, cc 9.0, 132 SMs, driver 580.1" or "no GPU: why"
   // The code path the run judged: "sass (nvcc 13.0 ...)", "jit (driver 580.159.04)", "ptxas 12.8.93".
   std::string toolchain_line() const;
+  // The tool that made the machine code, with its version: "ptxas 13.0.88" (sass: the build's
+  // toolkit, its ptxas_version, else the CUDA release it was built with, "ptxas 13.0"; ptxas=PATH:
+  // that one), "driver JIT 580.159.04" (jit). A known finding of a tool is scoped by this.
+  std::string tool_line() const;
 };
 
 // One case's result in one run.
@@ -52,6 +56,7 @@ struct Outcome {
 // not have the case (other specs, other filters).
 struct CaseRow {
   std::string name, rule, area, kind, min_cc, arch, source;
+  std::string basis;  // the rule's `basis:` ("documented", "toolchain", ...); "" in files before 2026-11-26
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> tags;
   std::vector<std::optional<Outcome>> by_run;

@@ -16,6 +16,7 @@ namespace {
 Json toolchain_json(const RunReport::Toolchain& t) {
   Json j = {{"codegen", t.codegen}, {"compiler", t.compiler}};
   if (!t.ptxas.empty()) j["ptxas"] = t.ptxas;
+  if (!t.ptxas_version.empty()) j["ptxas_version"] = t.ptxas_version;
   if (!t.max_ptx.empty()) j["max_ptx"] = t.max_ptx;
   if (!t.disassembler.empty()) j["disassembler"] = t.disassembler;
   return j;
@@ -77,6 +78,7 @@ Json case_json(const RunReport::Entry& e) {
   const Rule& r = *e.c->rule;
   Json j = {{"name", e.c->name}, {"rule", r.id}, {"area", r.area}, {"kind", to_string(r.kind)}, {"min_cc", r.min_cc.str()}};
   if (!r.arch.empty()) j["arch"] = r.arch;
+  j["basis"] = to_string(r.basis);
   j["source"] = r.source;
   Json& params = j["params"] = Json::object();
   for (auto& [k, v] : e.c->params) params[k] = v;

@@ -22,6 +22,7 @@ struct RunReport {
     std::string codegen = "sass";  // sass, jit, ptxas
     std::string compiler;          // "nvcc 13.0 (SASS embedded at build time)", "driver JIT", "ptxas 12.8.93"
     std::string ptxas, max_ptx, disassembler;  // paths and the newest PTX ISA taken, where they apply
+    std::string ptxas_version;  // sass: the release of the toolkit's ptxas ("13.0.88"), which assembles the host cases
   } toolchain;
   SuperviseTiming timing;
   double report_s = 0;  // writing the results files

@@ -4,7 +4,11 @@
 #       assembles one kernel holding INSTRUCTION (registers %r0..%r7, %r_s = a shared address,
 #       %rd_g = a global address, smem = a 64-byte shared array) and prints expected vs observed;
 #       a violation_* variant that goes the wrong way reproduces the finding.
-#   finish   prints REPRODUCED or NOT REPRODUCED.
+#   finish   prints REPRODUCED or NOT REPRODUCED; a run.sh that stops before it (set -e, a
+#            missing ptxas) still ends with an outcome line, from the EXIT trap.
+finished=
+ptx_tmp=$(mktemp -d)
+trap 'rc=$?; rm -rf "$ptx_tmp"; [ -n "$finished" ] || echo "NOT REPRODUCED (run.sh stopped before its outcome: exit $rc)"' EXIT
 case "${1:-sass}" in
   sass | jit) PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas) ;;
   ptxas=*) PTXAS=${1#ptxas=} ;;
@@ -13,7 +17,6 @@ esac
 [ -x "$PTXAS" ] || { echo "no ptxas at $PTXAS" >&2; exit 2; }
 echo "toolchain: ${1:-sass}; ptxas: $PTXAS"
 "$PTXAS" --version | tail -n 1
-ptx_tmp=$(mktemp -d); trap 'rm -rf "$ptx_tmp"' EXIT
 reproduced=0
 
 check() {
@@ -44,4 +47,7 @@ PTX
   fi
 }
 
-finish() { if [ $reproduced = 1 ]; then echo REPRODUCED; else echo "NOT REPRODUCED"; fi; }
+finish() {
+  finished=1
+  if [ $reproduced = 1 ]; then echo REPRODUCED; else echo "NOT REPRODUCED (every violation went the documented way)"; fi
+}

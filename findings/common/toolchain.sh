@@ -8,10 +8,21 @@
 #                            (sass: nvcc -cubin sm_90a; jit: PTX for the driver; ptxas=PATH: that
 #                            ptxas on the same PTX) and sets $image; exits 2 when something does
 #                            not build, prints the toolchain and the device
+#   outcome TEXT             prints the outcome line "RESULT TEXT" (TEXT starts with REPRODUCED or
+#                            NOT REPRODUCED and says why); a run.sh that stops before it (a build
+#                            error, a command that fails under set -e, a fault in the last
+#                            variant) still ends with one, from the EXIT trap, naming its exit code
+outcome_said=
+outcome() { echo "RESULT $*"; outcome_said=1; }
+on_exit() {
+  local rc=$1
+  rm -rf "$tmp"
+  [ -n "$outcome_said" ] || echo "RESULT NOT REPRODUCED (run.sh stopped before its outcome: exit $rc$([ "$rc" = 2 ] && echo ', something did not build'))"
+}
+tmp=$(mktemp -d); trap 'on_exit $?' EXIT
 export PATH=$PATH:/usr/local/cuda/bin
 NVCC=$(command -v nvcc) || { echo "no nvcc" >&2; exit 2; }
 CUDA_HOME=$(dirname "$(dirname "$NVCC")")
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 ptx_max() {
   case "$1" in

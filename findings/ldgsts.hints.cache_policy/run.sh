@@ -56,7 +56,7 @@ show_sass() {
 if ! "$tmp/repro" policies "$image"; then
   show_sass
   echo "cannot run here (no GPU, no CUDA driver, or the image does not load): nothing was tested"
-  echo "NOT REPRODUCED (not run)"
+  outcome "NOT REPRODUCED (not run: no GPU, no CUDA driver, or the image does not load)"
   exit 0
 fi
 variants=$(sed -n 's/^\.visible \.entry v_\([A-Za-z0-9_]*\)(.*/\1/p' "$tmp/k.ptx")
@@ -98,4 +98,4 @@ show_sass
 faults=0
 for k in "${!result[@]}"; do case "${result[$k]}" in fault | wrong-data) faults=$((faults + 1)) ;; esac; done
 echo
-if [ $faults -gt 0 ]; then echo "REPRODUCED ($faults of ${#result[@]} variants faulted or changed the data)"; else echo "NOT REPRODUCED (no variant of ${#result[@]} faulted or changed the data)"; fi
+if [ $faults -gt 0 ]; then outcome "REPRODUCED ($faults of ${#result[@]} variants faulted or changed the data)"; else outcome "NOT REPRODUCED (no variant of ${#result[@]} faulted or changed the data)"; fi

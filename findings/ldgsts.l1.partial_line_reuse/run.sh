@@ -10,4 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 arch=native; nvidia-smi > /dev/null 2>&1 || arch=sm_80
 "$NVCC" -O2 -arch=$arch -o "$tmp/partial_line" "$here/partial_line.cu" || exit 2
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/device: /' || true
-"$tmp/partial_line"
+# The program prints its own RESULT line; if it stops without one (no driver, a fault), say so.
+rc=0
+out=$("$tmp/partial_line" 2>&1) || rc=$?
+printf '%s\n' "$out"
+if grep -q '^RESULT ' <<< "$out"; then outcome_said=1; else outcome "NOT REPRODUCED (the program gave no result: exit $rc)"; fi

@@ -24,7 +24,7 @@ case "$mode" in
   jit)
     "$NVCC" -ptx -arch=compute_90a -o "$tmp/k.ptx" "$here/shared_atomics.cu" || exit 2
     "$NVCC" -o "$tmp/jit_cubin" "$here/jit_cubin.cpp" -lcuda || exit 2
-    "$tmp/jit_cubin" "$tmp/k.ptx" "$tmp/jit_sm_90a.cubin" || { echo "driver JIT failed (no GPU?)"; echo "NOT REPRODUCED (not run: driver JIT failed)"; exit 0; }
+    "$tmp/jit_cubin" "$tmp/k.ptx" "$tmp/jit_sm_90a.cubin" || { echo "driver JIT failed (no GPU?)"; outcome "NOT REPRODUCED (not run: driver JIT failed)"; exit 0; }
     cubins+=("jit_sm_90a") ;;
   ptxas=*)
     PTXAS=${mode#ptxas=}
@@ -42,7 +42,7 @@ DIS=$(command -v cuobjdump || true)
 if [ -z "$DIS" ]; then
   if command -v nvdisasm > /dev/null; then DIS=nvdisasm; else
     echo "no cuobjdump or nvdisasm here: the cubins built, but their SASS cannot be read"
-    echo "NOT REPRODUCED (not run: SASS cannot be read here)"; exit 0
+    outcome "NOT REPRODUCED (not run: SASS cannot be read here)"; exit 0
   fi
 fi
 # "function opcode" per atomic instruction in the cubin.
@@ -64,6 +64,6 @@ for c in "${cubins[@]}"; do
     if [[ " $controls " == *" $k "* ]]; then [ $form = shared ] || controls_ok=0; elif [ $form = generic ]; then lost=1; fi
   done
 done
-if [ $lost = 1 ] && [ $controls_ok = 1 ]; then echo REPRODUCED
-elif [ $lost = 1 ]; then echo "NOT REPRODUCED (the atomicAdd controls are not ATOMS either: a different behaviour)"
-else echo "NOT REPRODUCED"; fi
+if [ $lost = 1 ] && [ $controls_ok = 1 ]; then outcome "REPRODUCED (a scoped-API kernel is generic ATOM while both atomicAdd controls are ATOMS)"
+elif [ $lost = 1 ]; then outcome "NOT REPRODUCED (the atomicAdd controls are not ATOMS either: a different behaviour)"
+else outcome "NOT REPRODUCED (every scoped-API kernel is ATOMS)"; fi

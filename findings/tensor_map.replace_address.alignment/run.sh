@@ -7,4 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../common/toolchain.sh"  # NVCC, CUDA_HOME, $tmp
 "$NVCC" -o "$tmp/replace" "$here/replace_address.cpp" -L"$CUDA_HOME/lib64/stubs" -lcuda || exit 2
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/device: /' || true
-"$tmp/replace"
+# The program prints its own RESULT line; if it stops without one (no driver, a fault), say so.
+rc=0
+out=$("$tmp/replace" 2>&1) || rc=$?
+printf '%s\n' "$out"
+if grep -q '^RESULT ' <<< "$out"; then outcome_said=1; else outcome "NOT REPRODUCED (the program gave no result: exit $rc)"; fi

@@ -25,13 +25,13 @@ out=$(timeout 120 "$tmp/host" "$image" 2>&1) || rc=$?
 res=$(sed -n 's/^RESULT //p' <<< "$out")
 if [ -z "$res" ]; then
   echo "host program gave no result (exit $rc): $(tr '\n' ' ' <<< "$out" | cut -c1-200)"
-  echo "RESULT NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
+  outcome "NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
   exit 0
 fi
 grep -v '^RESULT ' <<< "$out" || true
 echo "VARIANT bulk_add_f32: cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 of 12 pairs: expected the flushed sums (sign-preserving zero for subnormal inputs and results), observed $res"
 case "$res" in
-  keeps-subnormals*) echo "RESULT REPRODUCED (the bulk .add.f32 kept subnormals: the IEEE sum where it differs from the flushed one)" ;;
-  error* ) echo "RESULT NOT REPRODUCED (not run: $res)" ;;
-  *) echo "RESULT NOT REPRODUCED ($res)" ;;
+  keeps-subnormals*) outcome "REPRODUCED (the bulk .add.f32 kept subnormals: the IEEE sum where it differs from the flushed one)" ;;
+  error* ) outcome "NOT REPRODUCED (not run: $res)" ;;
+  *) outcome "NOT REPRODUCED ($res)" ;;
 esac

@@ -39,8 +39,14 @@ while read -r type op; do
   echo "VARIANT $type.$op: cp.reduce.async.bulk.tensor.1d...$op.tile through a CU_TENSOR_MAP_DATA_TYPE_${type^^} map, box of 16 inside: expected each box element old $op src and nothing else changed, observed $res"
 done <<< "$variants"
 
-if [ $ran = 0 ]; then echo "RESULT NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
-elif [[ "${result[int64.and]}" == "fault CUDA_ERROR_ILLEGAL_INSTRUCTION"* ]] && [[ "${result[uint64.and]}" == ok* ]]; then
-  faulted=$(for k in "${!result[@]}"; do [[ "${result[$k]}" == fault* ]] && echo "$k"; done | sort | tr '\n' ' ')
-  echo "RESULT REPRODUCED (int64.and faults with CUDA_ERROR_ILLEGAL_INSTRUCTION, uint64.and reduces correctly; faulted: ${faulted% })"
-else echo "RESULT NOT REPRODUCED (int64.and: ${result[int64.and]}; uint64.and: ${result[uint64.and]})"; fi
+# Every lookup has a default: a variant that never ran (the loop stopped early) must not end the
+# script under set -u before its outcome line.
+int64_and=${result[int64.and]:-not run} uint64_and=${result[uint64.and]:-not run}
+if [ $ran = 0 ]; then outcome "NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
+elif [[ "$int64_and" == "fault CUDA_ERROR_ILLEGAL_INSTRUCTION"* ]] && [[ "$uint64_and" == ok* ]]; then
+  # The list of faulted variants: a loop whose last test is false returns 1, which under
+  # pipefail and set -e ended the script here, after its last variant and before its outcome
+  # (seen on an H100, 2026-11-25): the test sits in an if.
+  faulted=$(for k in "${!result[@]}"; do if [[ "${result[$k]}" == fault* ]]; then echo "$k"; fi; done | sort | tr '\n' ' ')
+  outcome "REPRODUCED (int64.and faults with CUDA_ERROR_ILLEGAL_INSTRUCTION, uint64.and reduces correctly; faulted: ${faulted% })"
+else outcome "NOT REPRODUCED (int64.and: $int64_and; uint64.and: $uint64_and)"; fi

@@ -25,9 +25,9 @@ for v in $("$tmp/host" "$image" list); do
   res=$(sed -n 's/^RESULT //p' <<< "$out")
   [ -z "$res" ] && res="crash (exit $rc) $(tr '\n' ' ' <<< "$out" | cut -c1-200)"
   case "$res" in ok* | written-outside* | wrong-data* | fault*) ran=$((ran + 1)) ;; esac
-  case "$v" in edge_x_2d_w12 | inside_2d) ;; *) [[ "$res" == written-outside* ]] && outside=$((outside + 1)) ;; esac
+  case "$v" in edge_x_2d_w12 | inside_2d) ;; *) if [[ "$res" == written-outside* ]]; then outside=$((outside + 1)); fi ;; esac
   echo "VARIANT $v: $what: expected only the in-bounds box elements to change, observed $res"
 done
-if [ $ran = 0 ]; then echo "NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
-elif [ $outside -gt 0 ]; then echo "REPRODUCED ($outside edge variants wrote outside the tensor)"
-else echo "NOT REPRODUCED"; fi
+if [ $ran = 0 ]; then outcome "NOT REPRODUCED (not run: no GPU or no CUDA driver here)"
+elif [ $outside -gt 0 ]; then outcome "REPRODUCED ($outside edge variants wrote outside the tensor)"
+else outcome "NOT REPRODUCED (no edge variant wrote outside the tensor)"; fi

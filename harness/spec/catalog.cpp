@@ -11,6 +11,7 @@
 #include "harness/fixture/fixture.hpp"
 #include "harness/spec/constraint.hpp"
 #include "harness/spec/expand.hpp"
+#include "harness/spec/machine_paths.hpp"
 #include "harness/spec/yaml_source.hpp"
 
 namespace fs = std::filesystem;
@@ -22,7 +23,7 @@ const std::set<std::string> kTopKeys = {"area", "title", "description", "rules"}
 const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min_cc", "arch",
                                          "kind",    "fixture", "params",    "exclude", "where",
                                          "expect",  "violation", "status",  "reason", "timeout_s",
-                                         "requires", "tags",   "notes", "errata", "statements"};
+                                         "requires", "tags",   "notes", "errata", "statements", "basis"};
 const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
@@ -45,6 +46,7 @@ class FileLoader {
       return;
     }
     check_keys(root, kTopKeys, "spec file");
+    refuse_absolute_paths(root);
     Area area;
     area.file = file_;
     area.id = scalar(root, "area", true);
@@ -68,6 +70,18 @@ class FileLoader {
   }
 
  private:
+  // Every value of the file: a source cites documents by a path relative to the project.
+  void refuse_absolute_paths(const YAML::Node& n) {
+    if (n.IsScalar()) {
+      if (std::string p = find_absolute_path(n.Scalar()); !p.empty())
+        error(n.Mark(), "absolute path '" + p + "' (a folder of the machine that wrote it): cite by a path relative to the project, ../shared/...");
+    } else if (n.IsSequence()) {
+      for (const YAML::Node& x : n) refuse_absolute_paths(x);
+    } else if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) refuse_absolute_paths(it->second);
+    }
+  }
+
   void error(const YAML::Mark& m, const std::string& msg) {
     cat_.errors.push_back({yaml_source_loc(file_, m), msg});
   }
@@ -227,6 +241,8 @@ class FileLoader {
     if (status == "planned") r->planned = true;
     else if (!status.empty() && status != "active")
       error(n["status"].Mark(), "status '" + status + "' must be active or planned");
+    Kind parsed_kind;
+    load_basis(n, *r, !kind.empty() && parse_kind(kind, &parsed_kind));
     r->planned_reason = scalar(n, "reason", false);
     if (r->planned && r->planned_reason.empty())
       error(n.Mark(), "a planned rule needs 'reason:' (why it cannot be tested yet)");
@@ -350,6 +366,26 @@ class FileLoader {
     }
     if (YAML::Node st = n["statements"]) load_statement_refs(st, *r);
     if (cat_.errors.size() == errors_before) cat_.rules.push_back(std::move(r));
+  }
+
+  // `basis:` says what the expectation rests on (spec.hpp); an active rule must declare it, and it
+  // must fit the kind. A planned rule may leave it out until it is written.
+  void load_basis(const YAML::Node& n, Rule& r, bool kind_ok) {
+    std::string b = scalar(n, "basis", false);
+    std::string names;
+    for (Basis x : all_bases()) names += (names.empty() ? "" : ", ") + std::string(to_string(x));
+    if (!n["basis"]) {
+      if (!r.planned)
+        error(n.Mark(), "rule " + r.id + " needs 'basis:' (" + names +
+                            "): what its expectation rests on: the documents promise it, leave it undefined, a compiler "
+                            "emits it today, or it checks the suite's own kernels");
+      else r.basis = r.kind == Kind::undefined ? Basis::undefined : r.kind == Kind::codegen ? Basis::toolchain : Basis::documented;
+      return;
+    }
+    if (b.empty()) return;  // not a single value: reported by scalar()
+    if (!parse_basis(b, &r.basis)) return error(n["basis"].Mark(), "basis '" + b + "' must be one of " + names);
+    if (!kind_ok) return;
+    if (std::string why = basis_conflict(r.basis, r.kind); !why.empty()) error(n["basis"].Mark(), "rule " + r.id + ": " + why);
   }
 
   // `statements: [id, ...]`: whether each id exists is checked against the index (statements.hpp).

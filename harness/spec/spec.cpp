@@ -31,6 +31,42 @@ bool parse_kind(const std::string& s, Kind* out) {
   return false;
 }
 
+const char* to_string(Basis b) {
+  switch (b) {
+    case Basis::documented: return "documented";
+    case Basis::undefined: return "undefined";
+    case Basis::toolchain: return "toolchain";
+    case Basis::self_check: return "self-check";
+  }
+  return "?";
+}
+
+const std::vector<Basis>& all_bases() {
+  static const std::vector<Basis> all = {Basis::documented, Basis::undefined, Basis::toolchain, Basis::self_check};
+  return all;
+}
+
+bool parse_basis(const std::string& s, Basis* out) {
+  for (Basis b : all_bases())
+    if (s == to_string(b)) {
+      *out = b;
+      return true;
+    }
+  return false;
+}
+
+std::string basis_conflict(Basis basis, Kind kind) {
+  const std::string b = to_string(basis), k = to_string(kind);
+  if ((basis == Basis::undefined) != (kind == Kind::undefined))
+    return kind == Kind::undefined ? "kind undefined records what the documents leave undefined or open: its basis is 'undefined', not '" + b + "'"
+                                   : "basis 'undefined' is recorded, never judged: it needs kind 'undefined', not '" + k + "'";
+  if (basis == Basis::toolchain && kind != Kind::codegen)
+    return "basis 'toolchain' (what a compiler emits today) needs kind 'codegen', not '" + k + "'";
+  if (basis == Basis::self_check && kind != Kind::positive && kind != Kind::codegen)
+    return "basis 'self-check' (a check of the suite's own kernels) needs kind positive or codegen, not '" + k + "'";
+  return "";
+}
+
 const char* to_string(Requirement r) {
   switch (r) {
     case Requirement::gpu: return "gpu";

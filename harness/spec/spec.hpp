@@ -22,6 +22,23 @@ enum class Kind { positive, negative, performance, codegen, undefined };
 const char* to_string(Kind k);
 bool parse_kind(const std::string& s, Kind* out);
 
+// What a rule's expectation rests on (`basis:`), so a reader knows what a failure means:
+//   documented  the documents promise it: a failure is a conformance failure (a finding)
+//   undefined   the documents leave it undefined or open: recorded, never judged (kind undefined)
+//   toolchain   what a compiler emits today, which no document promises: tracked for upgrades,
+//               a change is reported as a change, never as a conformance failure
+//   self_check  a check of the suite's own kernels (a fence kept, a race really racing): a
+//               failure is a defect of the suite
+enum class Basis { documented, undefined, toolchain, self_check };
+const char* to_string(Basis b);  // "documented", "undefined", "toolchain", "self-check"
+bool parse_basis(const std::string& s, Basis* out);
+const std::vector<Basis>& all_bases();
+// Why `basis` cannot go with `kind` ("" when they agree): undefined goes with kind undefined and
+// kind undefined with basis undefined; toolchain (what a compiler emits) goes with kind codegen
+// only; a self-check is positive or codegen. A codegen rule may be documented where a document
+// promises the code (seed 001: the primitives always use LDGSTS).
+std::string basis_conflict(Basis basis, Kind kind);
+
 // What a case needs besides the fixture itself. peer: a second GPU beside the first (the rules
 // that need two GPUs; `run --devices` gives each GPU the next one of the selection as its peer).
 enum class Requirement { gpu, ptxas, cuobjdump, nvcc, peer };
@@ -54,6 +71,7 @@ struct Rule {
   ComputeCapability min_cc;
   std::string arch;  // exact-arch gate such as "sm_90a"; empty when none
   Kind kind = Kind::positive;
+  Basis basis = Basis::documented;  // `basis:`; required of active rules
   std::string fixture;
   std::vector<ParamAxis> params;
   std::vector<std::map<std::string, std::string>> exclude;

@@ -34,7 +34,8 @@ TEST_CASE("an erratum missing a field is an error", "[host][spec][errata]") {
   {
     std::ofstream f(dir + "/m.yaml");
     f << "area: m\nrules:\n  - id: m.a\n    rule: r\n    source: s\n    min_cc: \"8.0\"\n    kind: positive\n"
-         "    fixture: selftest.echo\n    params: {value: [1]}\n    errata:\n      - says: x\n        wrong: y\n        fix: z\n";
+         "    fixture: selftest.echo\n    params: {value: [1]}\n    errata:\n      - says: x\n        wrong: y\n        fix: z\n"
+         "    basis: documented\n";
   }
   Catalog cat = load_spec_files({dir + "/m.yaml"});
   REQUIRE_FALSE(cat.ok());

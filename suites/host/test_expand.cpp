@@ -27,14 +27,18 @@ TEST_CASE("every rule x parameter combination is one case", "[host][spec]") {
   Catalog cat = shipped();
   int zero_fill = 0;
   for (auto& c : cat.cases) zero_fill += c.rule->id == "ldgsts.zero_fill";
-  // cp4: src 0..4 (ca), cp8: 0..8 (ca), cp16: 0..16 (ca and cg)
-  CHECK(zero_fill == 5 + 9 + 17 * 2);
+  // cp4: src 0..3 (ca), cp8: 0..7 (ca), cp16: 0..15 (ca and cg): src-size must be less than
+  // cp-size; src == cp is ldgsts.zero_fill_src_equals_cp_size's, recorded (2026-11-26)
+  CHECK(zero_fill == 4 + 8 + 16 * 2);
 }
 
 TEST_CASE("negative rules expand to a control and a violation -- faults are isolated", "[host][spec]") {
-  Catalog cat = shipped();
-  const Case* control = cat.find_case("ldgsts.alignment.size_aligned.control.cg16.src");
-  const Case* violation = cat.find_case("ldgsts.alignment.size_aligned.violation.cg16.src");
+  // No shipped rule expects a fault since 2026-11-26 (the one that did, ldgsts.alignment.size_aligned,
+  // records the undefined misaligned access now): the harness's own spec keeps the form.
+  Catalog cat = load_catalog(std::string(CUCONFORM_TESTDATA) + "/specs");
+  REQUIRE(cat.ok());
+  const Case* control = cat.find_case("selftest.negative.control.pid");
+  const Case* violation = cat.find_case("selftest.negative.violation.pid");
   REQUIRE(control);
   REQUIRE(violation);
   CHECK_FALSE(control->isolated);

@@ -65,8 +65,9 @@ TEST_CASE("list --profile smoke keeps one case per rule and variant", "[host][cl
   CHECK(smoke.exit_code == 0);
   auto count = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
   CHECK(count(smoke.output) < count(full.output));
-  CHECK(smoke.output.find("ldgsts.alignment.size_aligned.control") != std::string::npos);
-  CHECK(smoke.output.find("ldgsts.alignment.size_aligned.violation") != std::string::npos);
+  CHECK(smoke.output.find("ldgsts.alignment.size_aligned.control") != std::string::npos);  // a record's judged control stays
+  CHECK(smoke.output.find("ldgsts.alignment.size_aligned.violation") == std::string::npos);  // the record is left out
+  CHECK(smoke.output.find("ldgsts.ptx.cp_size_set.violation") != std::string::npos);
   ToolRun bad = cli({"list", "--profile", "quick"});
   CHECK(bad.exit_code == 2);
   CHECK(bad.output.find("unknown profile 'quick'") != std::string::npos);

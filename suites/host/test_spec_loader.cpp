@@ -28,7 +28,7 @@ TEST_CASE("bad specs are reported with file, line and column", "[host][spec]") {
     const char* text;
   };
   for (Want w : {Want{"syntax", 4, "YAML syntax error"}, Want{"unknown_key", 9, "unknown key 'parms'"},
-                 Want{"duplicate_id", 10, "duplicate rule id 'duplicate_id.a'"},
+                 Want{"duplicate_id", 11, "duplicate rule id 'duplicate_id.a'"},
                  Want{"unknown_fixture", 8, "unknown fixture 'no.such.fixture'"},
                  Want{"bad_cc", 6, "min_cc 'eight' is not a compute capability"},
                  Want{"no_control", 3, "needs param 'variant: [control, violation]'"},

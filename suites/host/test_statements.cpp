@@ -34,9 +34,9 @@ rules:
     kind: undefined
     requires: [ptxas]
     fixture: ptx.assemble
-    expect:
-      ptx: "membar.cta;"
+    expect: {ptx: "membar.cta;"}
     statements: [doc.a.sec-one.bbbbbb]
+    basis: undefined
   - id: cov.planned
     rule: A planned rule plans what it names.
     source: doc.a

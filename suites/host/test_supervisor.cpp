@@ -118,7 +118,9 @@ TEST_CASE("on a GPU, a real device fault does not disturb the next case", "[host
     return;
   }
   CHECK(out.results[0].obs.verdict == Verdict::pass);
-  CHECK(out.results[1].obs.verdict == Verdict::pass);  // faulted with CUDA_ERROR_MISALIGNED_ADDRESS
+  // A misaligned cp.async is undefined (it may fault or mask low address bits): recorded, and on
+  // the H100 and H200 it faults with CUDA_ERROR_MISALIGNED_ADDRESS.
+  CHECK(out.results[1].obs.verdict == Verdict::recorded);
   CHECK(out.results[1].obs.observed.find("CUDA_ERROR_MISALIGNED_ADDRESS") != std::string::npos);
   CHECK(out.results[2].obs.verdict == Verdict::pass);  // untouched by the fault
   // The two shared cases share a worker; the violation had a process of its own (the fault
