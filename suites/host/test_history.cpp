@@ -86,7 +86,7 @@ struct Nights {
 Nights make_nights(const std::string& name, const std::string& extra) {
   Nights n;
   n.dir = test_dir(name);
-  std::string cmd = quote(CUCONFORM_SYNTH_EXE) + " --baseline " + quote(std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H200_driver-580.159.04.json") +
+  std::string cmd = quote(CUCONFORM_SYNTH_EXE) + " --baseline " + quote(std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H200_driver-580.159.04.json.gz") +
                     " --out " + quote(n.dir) + " --manifest " + quote(n.dir + "/manifest.json") + " " + extra;
   REQUIRE(std::system(cmd.c_str()) == 0);
   n.manifest = json::parse(read_text(n.dir + "/manifest.json"));
@@ -433,7 +433,7 @@ TEST_CASE("history: a database that is not one is refused", "[host][history]") {
 TEST_CASE("history: the committed baselines load, one configuration each", "[host][history][history-db]") {
   std::string db = fresh_db("baselines"), files;
   for (auto& e : fs::directory_iterator(CUCONFORM_BASELINES_DIR))
-    if (e.path().extension() == ".json") files += quote(e.path().string()) + " ";
+    if (e.path().extension() == ".gz") files += quote(e.path().string()) + " ";
   Exe add = cuconform_cli("history add --db " + quote(db) + " " + files);
   INFO(add.out);
   REQUIRE(add.rc == 0);
