@@ -54,8 +54,8 @@ int report(const Options& o) {
     QueryOptions q;
     std::string error;
     if (!history_query_options(o, &q, &error)) throw ResultsError(error);
-    q.config_glob = run_identity(f.runs[0]).config_label();
-    auto db = open_history(o.get("--history"), false);
+    q.config_glob = glob_quote(run_identity(f.runs[0]).config_label());
+    auto db = open_history(o.get("--history"), DbMode::read);
     cov_html = history_html_sections(*db, q) + cov_html;
   }
   std::string html = o.get("--html"), md = o.get("--md");
@@ -105,7 +105,7 @@ int compare(const Options& o) {
   if (o.has("--history")) {
     QueryOptions q;
     if (!history_query_options(o, &q, &error)) throw ResultsError(error);
-    db = open_history(o.get("--history"), false);
+    db = open_history(o.get("--history"), DbMode::read);
     judge = std::make_unique<HistoryJudge>(*db, now, q);
   }
   CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol, judge.get());
