@@ -98,6 +98,12 @@ bool writes_to_stdout(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && same_file(st, STDOUT_FILENO);
 }
 
+bool output_replaces_file(const std::string& path) {
+  if (writes_to_stdout(path)) return false;
+  struct stat st {};
+  return ::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+}
+
 void write_file_atomically(const std::string& path, const std::string& content) {
   if (path.empty()) fail("(empty name)", "not a file name", 0);
   bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;

@@ -24,4 +24,9 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // True when `path` goes to this process's stdout ("-", /dev/stdout, or the same file).
 bool writes_to_stdout(const std::string& path);
 
+// True when writing `path` replaces a regular file (or makes one), false when it streams into
+// stdout, a FIFO or a device: what is rewritten while a run goes on (its snapshot) should be
+// written only where it replaces, not appended to a stream again and again.
+bool output_replaces_file(const std::string& path);
+
 }  // namespace cuconform

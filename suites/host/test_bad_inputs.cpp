@@ -231,6 +231,11 @@ TEST_CASE("outputs: stdout and /dev/stdout are written to, devices stay devices,
 
   // A FIFO: a reader gets the report, and the FIFO is still one.
   REQUIRE(mkfifo((dir + "/pipe").c_str(), 0600) == 0);
+  CHECK_FALSE(output_replaces_file(dir + "/pipe"));
+  CHECK_FALSE(output_replaces_file("/dev/null"));
+  CHECK_FALSE(output_replaces_file("-"));
+  CHECK(output_replaces_file(dir + "/a.json"));
+  CHECK(output_replaces_file(dir + "/not-yet.json"));
   std::string cmd = "cat " + q(dir + "/pipe") + " > " + q(dir + "/from-pipe.md") + " & '" + CUCONFORM_EXE + "' report " + a + " --md " +
                     q(dir + "/pipe") + " > /dev/null; rc=$?; wait; exit $rc";
   CHECK(std::system(cmd.c_str()) == 0);
