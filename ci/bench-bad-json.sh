@@ -25,6 +25,17 @@ nested() {  # nested FILE BYTES
 }
 
 echo "bench-bad-json: $exe (commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+# One command under /usr/bin/time -v and the address-space cap: sets rc, wall (s), rss (MB), msg.
+measure() {
+  set +e
+  (ulimit -v "$(( ${LIMIT_MB:-4000} * 1024 ))"; /usr/bin/time -v -o "$work/time" timeout 120 "$exe" "$@") > "$work/out" 2>&1
+  rc=$?
+  set -e
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s }' "$work/time")
+  rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/time")
+  msg=$(head -n 1 "$work/out" | sed "s|$work/||g" | cut -c1-110)
+}
+
 echo "| file | verb | exit | wall s | peak RSS MB | message |"
 echo "|---|---|---|---|---|---|"
 fail=0
@@ -33,31 +44,19 @@ for size in 1000000 10000000; do
   nested "$f" "$size"
   for verb in report merge compare "history add"; do
     case $verb in
-      report) args=(report "$f") ;;
-      merge) args=(merge "$f" -o "$work/m.json") ;;
-      compare) args=(compare "$f" "$f") ;;
-      "history add") args=(history add --db "$work/h.sqlite" "$f") ;;
+      report) measure report "$f" ;;
+      merge) measure merge "$f" -o "$work/m.json" ;;
+      compare) measure compare "$f" "$f" ;;
+      "history add") measure history add --db "$work/h.sqlite" "$f" ;;
     esac
-    set +e
-    (ulimit -v "$(( ${LIMIT_MB:-4000} * 1024 ))"; /usr/bin/time -v -o "$work/time" timeout 120 "$exe" "${args[@]}") > "$work/out" 2>&1
-    rc=$?
-    set -e
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s }' "$work/time")
-    rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/time")
-    msg=$(head -n 1 "$work/out" | sed "s|$work/||g" | cut -c1-110)
     echo "| $(basename "$f") ($(du -h "$f" | cut -f1)) | $verb | $rc | $wall | $rss | \`$msg\` |"
     if [ "$rc" -ne 2 ] || awk -v w="$wall" -v r="$rss" 'BEGIN { exit !(w >= 2 || r >= 200) }'; then fail=1; fi
   done
 done
 # The bomb: the cost of refusing it is the limit itself (inflated into memory up to 256 MiB).
 head -c 1073741824 /dev/zero | gzip -1 > "$work/bomb.json.gz"
-set +e
-/usr/bin/time -v -o "$work/time" timeout 120 "$exe" report "$work/bomb.json.gz" > "$work/out" 2>&1
-rc=$?
-set -e
-wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s }' "$work/time")
-rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$work/time")
-echo "| bomb.json.gz ($(du -h "$work/bomb.json.gz" | cut -f1), 1 GiB inflated) | report | $rc | $wall | $rss | \`$(head -n 1 "$work/out" | sed "s|$work/||g" | cut -c1-110)\` |"
+measure report "$work/bomb.json.gz"
+echo "| bomb.json.gz ($(du -h "$work/bomb.json.gz" | cut -f1), 1 GiB inflated) | report | $rc | $wall | $rss | \`$msg\` |"
 [ "$rc" -eq 2 ] || fail=1
 [ "$fail" -eq 0 ] && echo "bench-bad-json: every file refused with exit 2 in under 2 s and 200 MB" >&2 \
   || echo "bench-bad-json: a file was not refused within 2 s and 200 MB (see the table)" >&2
