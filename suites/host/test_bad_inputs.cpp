@@ -109,7 +109,7 @@ TEST_CASE("json nesting: report, merge and history add refuse 1 MB of nested arr
   fs::remove_all(dir);
 }
 
-TEST_CASE("gzip: written for a name ending in .gz, read whatever the name; bad gzip is a clear error", "[host][bad-input]") {
+TEST_CASE("gzip: written for a name ending in .gz, read whatever the name, bad gzip a clear error", "[host][bad-input]") {
   std::string dir = temp_dir("gzip");
   std::string text = results_json(synthetic_run()->run);
   write_file_atomically(dir + "/a.json.gz", text);
@@ -160,7 +160,7 @@ TEST_CASE("gzip: written for a name ending in .gz, read whatever the name; bad g
   fs::remove_all(dir);
 }
 
-TEST_CASE("gzip: report, compare, merge and history add read .json.gz; merge -o X.gz writes it", "[host][bad-input]") {
+TEST_CASE("gzip: report, compare, merge and history add read .json.gz, merge -o X.gz writes it", "[host][bad-input]") {
   std::string dir = temp_dir("gzip-verbs");
   std::string text = results_json(synthetic_run()->run);
   write_text(dir + "/a.json", text);

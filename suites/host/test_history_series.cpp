@@ -67,7 +67,7 @@ std::set<std::string> labels_of(const json& runs) {
 
 }  // namespace
 
-TEST_CASE("history series: one per GPU UUID; a GPU that fails every night is named, not a flaky case", "[host][history][history-db]") {
+TEST_CASE("history series: one per GPU UUID, a GPU that fails every night is named, not a flaky case", "[host][history][history-db]") {
   std::string dir = test_dir("gpus-files"), db = fresh_db("gpus"), files;
   json base = night_one();
   const std::string broken = first_passing(base);
@@ -252,7 +252,7 @@ TEST_CASE("history: queries answer on a read-only database and write nothing", "
   }
 }
 
-TEST_CASE("history add: a run without a device section is refused; \"added\" is said only after the commit", "[host][history][history-db]") {
+TEST_CASE("history add: a run without a device section is refused, added is said only after the commit", "[host][history][history-db]") {
   std::string dir = test_dir("nodevice-files"), db = fresh_db("nodevice");
   const Nights& n = small_nights();
   json run = json::parse(read_text(n.file(2)));
