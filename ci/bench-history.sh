@@ -28,7 +28,7 @@ for ((from = 1; from <= runs; from += batch)); do
   ((to > runs)) && to=$runs
   rm -rf "$work/batch"
   t0=$(now)
-  "$synth" --baseline "$root/ci/baselines/NVIDIA-H200_driver-580.159.04.json" --out "$work/batch" --runs "$runs" \
+  "$synth" --baseline "$root/ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz" --out "$work/batch" --runs "$runs" \
     --from "$from" --to "$to" --pad "$cases" --flaky 5 --compact
   t1=$(now)
   "$exe" history add --db "$db" "$work"/batch/*.json >/dev/null
@@ -53,7 +53,7 @@ best() {
 }
 width=$((${#runs} > 2 ? ${#runs} : 2))  # as cuconform-synth-nightly names them
 last=$(printf "%s/batch/night-%0*d.json" "$work" "$width" "$runs")
-"$synth" --baseline "$root/ci/baselines/NVIDIA-H200_driver-580.159.04.json" --out "$work/batch" --runs "$runs" \
+"$synth" --baseline "$root/ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz" --out "$work/batch" --runs "$runs" \
   --from $((runs - 1)) --to "$runs" --pad "$cases" --flaky 5 --compact
 prev=$(printf "%s/batch/night-%0*d.json" "$work" "$width" $((runs - 1)))
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU runner: build with all cores, run the whole suite on each code path asked for,
 # then the same cases through CTest, write the reports, and compare with the baseline of the
-# same GPU model, driver and code path from ci/baselines/.
+# same GPU model, driver and code path from ci/baselines/ (results files kept as .json.gz; a new
+# one: gzip -9 -n < OUTDIR/results.json > ci/baselines/NAME.json.gz).
 #
 # usage: ci/gpu-run.sh [OUTDIR] [cuconform run filters...]     (OUTDIR default $OUT, else results-gpu/)
 #   CUCONFORM_CODEGENS   code paths, e.g. "sass jit ptxas=/opt/x/ptxas"; "all" = sass, jit and every

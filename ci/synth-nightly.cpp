@@ -9,7 +9,7 @@
 //   - every other latency, throughput and ratio measurement gets noise of at most ±1%.
 // --manifest FILE says which cases and measurement were picked (JSON), for the tests.
 //
-// usage: cuconform-synth-nightly --baseline FILE --out DIR [--runs N] [--from I] [--to J]
+// usage: cuconform-synth-nightly --baseline FILE[.gz] --out DIR [--runs N] [--from I] [--to J]
 //        [--cases N] [--pad N] [--flaky K] [--change-run R] [--seed S] [--compact] [--manifest FILE]
 #include <nlohmann/json.hpp>
 
@@ -24,6 +24,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "harness/util/input_file.hpp"
 
 using Json = nlohmann::ordered_json;
 
@@ -77,8 +79,7 @@ int main(int argc, char** argv) {
 
   Json base;
   try {
-    std::ifstream in(opt["--baseline"]);
-    base = Json::parse(in);
+    base = Json::parse(cuconform::read_input_file(opt["--baseline"]));  // .json or .json.gz
   } catch (const std::exception& e) {
     return usage(opt["--baseline"] + ": " + e.what());
   }

@@ -83,8 +83,9 @@ int history(const Options& o) {
       std::cerr << "cuconform history add: name one or more results files\n";
       return kExitBadInput;
     }
-    auto db = open_history(url, true);
-    AddSummary s = history_add(*db, args, [](const std::string& line) { std::cout << line << std::endl; });
+    auto db = open_history(url, DbMode::create);
+    AddSummary s = history_add(*db, args);  // committed: every line it returns is true
+    for (auto& line : s.lines) std::cout << line << "\n";
     std::cout << "history " << db->name() << ": " << s.added << " run(s) added, " << s.already << " already stored, " << s.skipped << " skipped\n";
     return kExitOk;
   }
@@ -108,7 +109,7 @@ int history(const Options& o) {
     std::cerr << "cuconform history report: --html FILE is required\n";
     return kExitBadInput;
   }
-  auto db = open_history(url, false);
+  auto db = open_history(url, DbMode::read);  // queries write nothing: a read-only database answers
   if (sub == "report") {
     write_file_atomically(o.get("--html"), history_html_page(*db, q));
     std::cout << "html: " << o.get("--html") << "\n";

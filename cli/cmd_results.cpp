@@ -42,6 +42,8 @@ std::optional<CoverageReport> coverage_of_specs(const Options& o, Catalog* cat, 
 int report(const Options& o) {
   const std::string& in = o.positional[0];
   Fleet f = load_results(in);
+  for (auto& r : f.runs)
+    if (!r.has_device) std::cerr << "cuconform report: " << r.file << ": no device section: the report shows it as an unknown device\n";
   auto known = known_from(o);
   const KnownList* k = known ? &*known : nullptr;
   Catalog cat;
@@ -52,8 +54,8 @@ int report(const Options& o) {
     QueryOptions q;
     std::string error;
     if (!history_query_options(o, &q, &error)) throw ResultsError(error);
-    q.config_glob = run_identity(f.runs[0]).config_label();
-    auto db = open_history(o.get("--history"), false);
+    q.config_glob = glob_quote(run_identity(f.runs[0]).config_label());
+    auto db = open_history(o.get("--history"), DbMode::read);
     cov_html = history_html_sections(*db, q) + cov_html;
   }
   std::string html = o.get("--html"), md = o.get("--md");
@@ -63,8 +65,9 @@ int report(const Options& o) {
   }
   if (!html.empty()) write_file_atomically(html, html_report(f, k, in, cov_html));
   if (!md.empty()) write_file_atomically(md, markdown_report(f, k, in, html) + cov_md);
-  if (!html.empty()) std::cout << "html: " << html << "\n";
-  if (!md.empty()) std::cout << "md:   " << md << "\n";
+  // Where a report went to stdout (--md -, /dev/stdout), no line after it says so.
+  if (!html.empty() && !writes_to_stdout(html)) std::cout << "html: " << html << "\n";
+  if (!md.empty() && !writes_to_stdout(md)) std::cout << "md:   " << md << "\n";
   return kExitOk;
 }
 
@@ -102,7 +105,7 @@ int compare(const Options& o) {
   if (o.has("--history")) {
     QueryOptions q;
     if (!history_query_options(o, &q, &error)) throw ResultsError(error);
-    db = open_history(o.get("--history"), false);
+    db = open_history(o.get("--history"), DbMode::read);
     judge = std::make_unique<HistoryJudge>(*db, now, q);
   }
   CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol, judge.get());

@@ -1,4 +1,4 @@
-# Catch2 2.13, yaml-cpp 0.7 and nlohmann/json 3.11 from Debian: either installed system-wide
+# Catch2 2.13, yaml-cpp 0.7, nlohmann/json 3.11 and zlib from Debian: either installed system-wide
 # (apt-get) or unpacked by ci/setup.sh into .deps/prefix (runners with no package registry).
 set(CUCONFORM_DEPS_PREFIX "${CMAKE_SOURCE_DIR}/.deps/prefix" CACHE PATH "unpacked Debian packages")
 if(EXISTS "${CUCONFORM_DEPS_PREFIX}/usr")
@@ -18,5 +18,12 @@ find_library(YAMLCPP_STATIC NAMES libyaml-cpp.a REQUIRED
 add_library(cuconform_yaml INTERFACE)
 target_include_directories(cuconform_yaml SYSTEM INTERFACE ${YAMLCPP_INCLUDE_DIR})
 target_link_libraries(cuconform_yaml INTERFACE ${YAMLCPP_STATIC})
+
+# zlib (zlib1g-dev), static like yaml-cpp: results and fleet files may be gzip-compressed (.json.gz).
+find_path(ZLIB_INCLUDE_DIR zlib.h REQUIRED)
+find_library(ZLIB_STATIC NAMES libz.a REQUIRED PATH_SUFFIXES lib/x86_64-linux-gnu lib/aarch64-linux-gnu lib)
+add_library(cuconform_zlib INTERFACE)
+target_include_directories(cuconform_zlib SYSTEM INTERFACE ${ZLIB_INCLUDE_DIR})
+target_link_libraries(cuconform_zlib INTERFACE ${ZLIB_STATIC})
 message(STATUS "cuconform: Catch2 ${Catch2_VERSION} (${Catch2_DIR}), yaml-cpp ${YAMLCPP_STATIC}, "
-               "nlohmann_json ${nlohmann_json_VERSION} (${nlohmann_json_DIR})")
+               "nlohmann_json ${nlohmann_json_VERSION} (${nlohmann_json_DIR}), zlib ${ZLIB_STATIC}")

@@ -1,12 +1,64 @@
 #include "history/db.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 
 namespace cuconform {
 
-std::unique_ptr<Db> open_sqlite(const std::string& path, bool create);
+std::unique_ptr<Db> open_sqlite(const std::string& path, DbMode mode);
 std::unique_ptr<Db> open_postgresql(const std::string& url);
+
+std::string statement_words(const std::string& sql) {
+  std::istringstream in(sql);
+  std::vector<std::string> w;
+  for (std::string t; w.size() < 64 && in >> t;) {
+    std::string u;
+    for (char c : t) u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    w.push_back(u);
+  }
+  auto name_after = [&](const std::string& word) -> std::string {
+    for (std::size_t i = 0; i + 1 < w.size(); ++i)
+      if (w[i] == word) {
+        std::string t = w[i + 1];
+        if (t == "IF") t = i + 4 < w.size() ? w[i + 4] : "";  // IF NOT EXISTS t
+        std::string out;
+        for (char c : t)
+          if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          else break;
+        return out;
+      }
+    return "";
+  };
+  const std::string first = w.empty() ? "" : w[0];
+  if (first == "SELECT" || first == "WITH") {
+    std::string t = name_after("FROM");
+    if (t == "sqlite_master" || t == "information_schema") return "reading the list of tables";
+    return t.empty() ? "reading" : "reading " + t;
+  }
+  if (first == "INSERT") return "adding to " + name_after("INTO");
+  if (first == "COPY") return "adding to " + name_after("COPY");
+  if (first == "UPDATE") return "updating " + name_after("UPDATE");
+  if (first == "DELETE") return "deleting from " + name_after("FROM");
+  if (first == "CREATE" || first == "ALTER" || first == "DROP") {
+    std::string t = name_after(first == "CREATE" && w.size() > 1 && w[1] != "TABLE" ? "ON" : "TABLE");
+    return "changing the schema" + (t.empty() ? std::string() : " (" + t + ")");
+  }
+  if (first.rfind("BEGIN", 0) == 0) return "starting a transaction";
+  if (first.rfind("COMMIT", 0) == 0) return "committing";
+  if (first.rfind("ROLLBACK", 0) == 0) return "rolling back";
+  if (first == "PRAGMA" || first == "SET") return "setting up the connection";
+  return "a statement";
+}
+
+DbError statement_error(const std::string& dbname, const std::string& sql, const std::string& why) {
+  std::string m = dbname + ": " + statement_words(sql) + " failed: " + why;
+  const char* debug = std::getenv("CUCONFORM_DEBUG_SQL");
+  if (debug && *debug && std::string(debug) != "0") m += " [SQL: " + sql + "]";
+  return DbError(m);
+}
 
 bool is_postgresql_url(const std::string& url) {
   return url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0;
@@ -23,10 +75,10 @@ std::string redact_url(const std::string& url) {
   return s;
 }
 
-std::unique_ptr<Db> open_db(const std::string& url, bool create) {
+std::unique_ptr<Db> open_db(const std::string& url, DbMode mode) {
   if (url.empty()) throw DbError("no history database named");
-  if (is_postgresql_url(url)) return open_postgresql(url);
-  return open_sqlite(url.rfind("sqlite:", 0) == 0 ? url.substr(7) : url, create);
+  if (is_postgresql_url(url)) return open_postgresql(url);  // read: its transactions are READ ONLY
+  return open_sqlite(url.rfind("sqlite:", 0) == 0 ? url.substr(7) : url, mode);
 }
 
 std::string Db::dialect(const std::string& sql) const {

@@ -13,10 +13,17 @@
 
 namespace cuconform {
 
-// A database that cannot be opened, a statement that fails, a schema it does not know.
+// A database that cannot be opened, a statement that fails, a schema it does not know. Messages
+// say in words what failed ("reading runs", "adding to results"), never the statement itself;
+// CUCONFORM_DEBUG_SQL=1 appends it, for a bug report.
 struct DbError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// "DBNAME: WHAT failed: WHY": `sql` becomes its words (statement_words), plus the SQL itself
+// under CUCONFORM_DEBUG_SQL=1.
+DbError statement_error(const std::string& dbname, const std::string& sql, const std::string& why);
+// What a statement does, in words: "reading runs", "adding to results", "changing the schema (series)".
+std::string statement_words(const std::string& sql);
 
 using DbValue = std::variant<std::monostate, std::int64_t, double, std::string>;  // monostate: NULL
 
@@ -47,6 +54,10 @@ class Db {
   virtual void begin_read() = 0;  // one consistent snapshot for a query
   virtual void commit() = 0;
   virtual void rollback() = 0;  // never throws
+  virtual bool read_only() const { return false; }
+  // Foreign keys off while a migration rebuilds a table others point to (SQLite: outside any
+  // transaction; checked again before the migration commits). PostgreSQL alters in place.
+  virtual void foreign_keys(bool /*on*/) {}
   // Many rows into one table (SQLite: one prepared INSERT; PostgreSQL: COPY FROM STDIN).
   virtual void insert_rows(const std::string& table, const std::vector<std::string>& columns,
                            const std::vector<std::vector<DbValue>>& rows) = 0;
@@ -60,9 +71,13 @@ class Db {
   std::string name_;
 };
 
+// How a database is opened. `read`: queries only, nothing is written, not even on open (a
+// dashboard reading a nightly database mounted read-only); `write`: an existing one; `create`:
+// a missing SQLite file is made (else a missing one is an error naming the path).
+enum class DbMode { read, write, create };
+
 // "postgresql://..." or "postgres://..." (a libpq URI): PostgreSQL; "sqlite:PATH" or a path: SQLite.
-// `create`: a missing SQLite file is made (else it is an error naming the path).
-std::unique_ptr<Db> open_db(const std::string& url, bool create);
+std::unique_ptr<Db> open_db(const std::string& url, DbMode mode);
 bool is_postgresql_url(const std::string& url);
 std::string redact_url(const std::string& url);  // postgresql://user:***@host/db
 

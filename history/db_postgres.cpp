@@ -1,6 +1,7 @@
 // The PostgreSQL backend, through libpq opened at run time (dlopen "libpq.so.5", or the file
 // $CUCONFORM_LIBPQ names): without libpq, SQLite still works and --db postgresql://... says why
-// it cannot. Writers serialise on a transaction-level advisory lock.
+// it cannot. Writers serialise on a transaction-level advisory lock. Connecting gives up after
+// 10 s (kConnectTimeoutS) unless the URI (?connect_timeout=N) or $PGCONNECT_TIMEOUT says otherwise.
 #include <dlfcn.h>
 #include <libpq-fe.h>
 
@@ -21,8 +22,8 @@ namespace {
 
 // The libpq entry points the backend uses.
 #define CUCONFORM_PQ_FUNCTIONS(X)                                                                               \
-  X(PQconnectdb) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeProcessor) X(PQexec) X(PQexecParams) \
-  X(PQresultStatus) X(PQresultErrorMessage) X(PQclear) X(PQntuples) X(PQgetvalue) X(PQgetisnull) X(PQputCopyData) \
+  X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeProcessor) X(PQexec) X(PQexecParams) \
+  X(PQresultStatus) X(PQresultErrorField) X(PQclear) X(PQntuples) X(PQgetvalue) X(PQgetisnull) X(PQputCopyData) \
   X(PQputCopyEnd) X(PQgetResult)
 
 struct LibPq {
@@ -59,6 +60,10 @@ const LibPq& libpq() {
 // The one advisory lock every writer takes ("cuconform" in ASCII).
 constexpr long long kWriteLock = 0x6375636f6e666f72LL;
 
+// libpq waits for an unreachable server as long as TCP does (minutes, or for ever behind a
+// firewall that drops packets): a nightly job must fail instead.
+constexpr const char* kConnectTimeoutS = "10";
+
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -81,13 +86,19 @@ class PgResult {
   PGresult* r_;
 };
 
-// Throws unless `r` is a success; `what` names the statement.
-void check(PGconn* c, const PgResult& r, const std::string& dbname, const std::string& what) {
+// The server's message alone: the full one quotes the statement ("LINE 1: SELECT ...").
+std::string server_error(const PGresult* r) {
+  const char* m = libpq().PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+  return m && *m ? m : "unknown error";
+}
+
+// Throws unless `r` is a success; `sql` is the statement (said in words).
+void check(PGconn* c, const PgResult& r, const std::string& dbname, const std::string& sql) {
   const LibPq& pq = libpq();
-  if (!r.get()) throw DbError(dbname + ": " + trimmed(pq.PQerrorMessage(c)));
+  if (!r.get()) throw statement_error(dbname, sql, trimmed(pq.PQerrorMessage(c)));
   ExecStatusType s = pq.PQresultStatus(r.get());
   if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK || s == PGRES_COPY_IN) return;
-  throw DbError(dbname + ": " + trimmed(pq.PQresultErrorMessage(r.get())) + " in: " + what.substr(0, 200));
+  throw statement_error(dbname, sql, server_error(r.get()));
 }
 
 class PgQuery : public DbQuery {
@@ -100,7 +111,7 @@ class PgQuery : public DbQuery {
   }
   void bind(int index, const DbValue& v) override {
     if (index < 1 || index > static_cast<int>(params_.size()))
-      throw DbError("no parameter $" + std::to_string(index) + " in: " + sql_.substr(0, 200));
+      throw statement_error(dbname_, sql_, "no parameter $" + std::to_string(index));
     if (executed_) reset();
     params_[index - 1] = std::visit(
         [](auto&& x) -> std::optional<std::string> {
@@ -170,10 +181,19 @@ class PgDb : public Db {
     name_ = redact_url(url);
     const LibPq& pq = libpq();
     if (!pq.error.empty()) throw DbError(name_ + ": " + pq.error);
-    c_ = pq.PQconnectdb(url.c_str());
+    // The timeout first: a connect_timeout in the URI, expanded after it, wins.
+    const char* env_timeout = std::getenv("PGCONNECT_TIMEOUT");
+    std::vector<const char*> keys, values;
+    if (!env_timeout || !*env_timeout) keys.push_back("connect_timeout"), values.push_back(kConnectTimeoutS);
+    keys.push_back("dbname"), values.push_back(url.c_str());
+    keys.push_back(nullptr), values.push_back(nullptr);
+    c_ = pq.PQconnectdbParams(keys.data(), values.data(), 1);
     if (!c_ || pq.PQstatus(c_) != CONNECTION_OK) {
       std::string e = c_ ? trimmed(pq.PQerrorMessage(c_)) : "out of memory";
       if (c_) pq.PQfinish(c_);
+      if (e.find("timeout expired") != std::string::npos)
+        e += " (cuconform gives up after " + std::string(kConnectTimeoutS) +
+             " s unless ?connect_timeout=N in the URI or $PGCONNECT_TIMEOUT says otherwise)";
       throw DbError(name_ + ": cannot connect: " + e);
     }
     pq.PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // "relation exists, skipping"
@@ -200,7 +220,7 @@ class PgDb : public Db {
     std::string buf;
     auto flush = [&] {
       if (!buf.empty() && pq.PQputCopyData(c_, buf.data(), static_cast<int>(buf.size())) != 1)
-        throw DbError(name_ + ": " + trimmed(pq.PQerrorMessage(c_)));
+        throw statement_error(name_, sql, trimmed(pq.PQerrorMessage(c_)));
       buf.clear();
     };
     for (auto& row : rows) {
@@ -212,13 +232,13 @@ class PgDb : public Db {
       if (buf.size() > (1 << 20)) flush();
     }
     flush();
-    if (pq.PQputCopyEnd(c_, nullptr) != 1) throw DbError(name_ + ": " + trimmed(pq.PQerrorMessage(c_)));
+    if (pq.PQputCopyEnd(c_, nullptr) != 1) throw statement_error(name_, sql, trimmed(pq.PQerrorMessage(c_)));
     std::string error;
     while (PGresult* r = pq.PQgetResult(c_)) {
       PgResult owned(r);
-      if (error.empty() && pq.PQresultStatus(r) != PGRES_COMMAND_OK) error = trimmed(pq.PQresultErrorMessage(r));
+      if (error.empty() && pq.PQresultStatus(r) != PGRES_COMMAND_OK) error = server_error(r);
     }
-    if (!error.empty()) throw DbError(name_ + ": " + error + " in: " + sql);
+    if (!error.empty()) throw statement_error(name_, sql, error);
   }
 
   const char* id_column() const override { return "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"; }

@@ -202,8 +202,8 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
   std::ostringstream o;
   o << "<style>" << kCss << "</style>";
   o << "<section id=\"history\"><h2>History</h2><p>" << esc(idx.db_name) << " (" << esc(idx.backend) << ", schema " << idx.schema_version << "): "
-    << idx.runs.size() << " run(s), " << idx.by_config.size() << " configuration(s), " << idx.by_series.size() << " series. Each series is a GPU "
-    << "model on one code path; a configuration is a series on one driver.</p>";
+    << idx.runs.size() << " run(s), " << idx.by_config.size() << " configuration(s), " << idx.by_series.size() << " series. Each series is one GPU "
+    << "(its model and UUID) on one code path and one selection of cases; a configuration is a series on one driver.</p>";
   int nchanges = 0, nflaky = 0;
   std::set<std::string> flaky_names;
   for (auto& sc : changes)

@@ -11,7 +11,7 @@ HistoryJudge::HistoryJudge(Db& db, const Fleet& now, const QueryOptions& o) : o_
   config_ = id.config_label();
   HistoryIndex idx = load_index(db);
   std::vector<const StoredRun*> used;
-  std::int64_t config = find_config(db, id.gpu, id.driver, id.code_path);
+  std::int64_t config = find_config(db, id);
   if (config) values_ = measurement_history(db, idx, config, r.get(r.run, "started"), id.key, o.last, &used);
   runs_ = static_cast<int>(used.size());
 }

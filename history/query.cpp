@@ -43,6 +43,15 @@ bool glob_match(const std::string& glob, const std::string& text) {
   return glob.empty() || fnmatch(glob.c_str(), text.c_str(), 0) == 0;
 }
 
+std::string glob_quote(const std::string& text) {
+  std::string g;
+  for (char c : text) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') g += '\\';
+    g += c;
+  }
+  return g;
+}
+
 std::vector<std::int64_t> HistoryIndex::configs_in_order() const {
   std::vector<std::int64_t> ids;
   for (auto& [id, runs] : by_config) ids.push_back(id);
@@ -61,8 +70,9 @@ HistoryIndex load_index(Db& db) {
   db_each(db,
           "SELECT r.id, r.seq, r.config_id, c.series_id, s.gpu, c.driver, s.code_path, r.started, r.finished, r.host, r.gpu_uuid, r.cc, "
           "r.suite_version, r.suite_commit, r.toolkit, r.compiler, r.cut_off, r.source, r.wall_s, r.n_cases, r.n_pass, r.n_fail, "
-          "r.n_not_supported, r.n_timeout, r.n_crash, r.n_planned, r.n_flake, r.n_recorded "
-          "FROM runs r JOIN configs c ON r.config_id = c.id JOIN series s ON c.series_id = s.id ORDER BY s.gpu, s.code_path, r.seq",
+          "r.n_not_supported, r.n_timeout, r.n_crash, r.n_planned, r.n_flake, r.n_recorded, s.gpu_uuid, s.selection "
+          "FROM runs r JOIN configs c ON r.config_id = c.id JOIN series s ON c.series_id = s.id "
+          "ORDER BY s.gpu, s.gpu_uuid, s.code_path, s.selection, r.seq",
           {}, [&](const DbQuery& q) {
             StoredRun r;
             r.id = q.i64(0), r.seq = q.i64(1), r.config_id = q.i64(2), r.series_id = q.i64(3);
@@ -73,6 +83,7 @@ HistoryIndex load_index(Db& db) {
             r.n_cases = static_cast<int>(q.i64(19));
             const char* names[] = {"pass", "fail", "not-supported", "timeout", "crash", "planned", "flake", "recorded"};
             for (int i = 0; i < 8; ++i) r.counts[names[i]] = static_cast<int>(q.i64(20 + i));
+            r.series_uuid = q.text(28), r.selection = q.text(29);
             idx.runs.push_back(r);
           });
   for (std::size_t i = 0; i < idx.runs.size(); ++i) {
@@ -328,9 +339,11 @@ std::vector<Trend> query_trends(Db& db, const HistoryIndex& idx, const QueryOpti
   return out;
 }
 
-std::int64_t find_config(Db& db, const std::string& gpu, const std::string& driver, const std::string& code_path) {
-  return db_i64(db, "SELECT c.id FROM configs c JOIN series s ON c.series_id = s.id WHERE s.gpu = $1 AND c.driver = $2 AND s.code_path = $3",
-                {gpu, driver, code_path}, 0);
+std::int64_t find_config(Db& db, const RunIdentity& id) {
+  return db_i64(db,
+                "SELECT c.id FROM configs c JOIN series s ON c.series_id = s.id WHERE s.gpu = $1 AND s.gpu_uuid = $2 AND s.code_path = $3 "
+                "AND s.selection = $4 AND c.driver = $5",
+                {id.gpu, id.uuid, id.code_path, id.selection, id.driver}, 0);
 }
 
 std::map<std::string, std::map<std::string, std::vector<double>>> measurement_history(Db& db, const HistoryIndex& idx, std::int64_t config_id,

@@ -12,17 +12,19 @@
 
 #include "history/db.hpp"
 #include "history/stats.hpp"
+#include "history/store.hpp"  // history_label, RunIdentity
 
 namespace cuconform {
 
 struct StoredRun {
   std::int64_t id = 0, seq = 0, config_id = 0, series_id = 0;
   std::string gpu, driver, code_path, started, finished, host, uuid, cc, suite_version, commit, toolkit, compiler, cut_off, source;
+  std::string series_uuid, selection;  // the series' key besides gpu and code_path (its UUID: "" for a series per model)
   double wall_s = 0;
   int n_cases = 0;
   std::map<std::string, int> counts;  // verdict -> cases
-  std::string series_label() const { return gpu + " · " + code_path; }
-  std::string config_label() const { return gpu + " · driver " + driver + " · " + code_path; }
+  std::string series_label() const { return history_label(gpu, series_uuid, host, "", code_path, selection); }
+  std::string config_label() const { return history_label(gpu, series_uuid, host, driver, code_path, selection); }
   std::string file_name() const;  // the source file's base name
   std::string tag() const;        // "#17": how every output names a run
 };
@@ -49,6 +51,7 @@ struct HistoryIndex {
 HistoryIndex load_index(Db& db);
 std::vector<const StoredRun*> last_runs(const std::vector<const StoredRun*>& all, int last);  // the newest `last` (all when <= 0)
 bool glob_match(const std::string& glob, const std::string& text);
+std::string glob_quote(const std::string& text);  // a glob that matches `text` only (a selection may hold '*')
 
 // --- changes ---
 struct CaseChange {
@@ -115,6 +118,7 @@ std::vector<Trend> query_trends(Db& db, const HistoryIndex& idx, const QueryOpti
 std::map<std::string, std::map<std::string, std::vector<double>>> measurement_history(Db& db, const HistoryIndex& idx, std::int64_t config_id,
                                                                                       const std::string& before, const std::string& skip_key,
                                                                                       int last, std::vector<const StoredRun*>* used);
-std::int64_t find_config(Db& db, const std::string& gpu, const std::string& driver, const std::string& code_path);
+// The configuration `id` is filed under; 0 when none is stored.
+std::int64_t find_config(Db& db, const RunIdentity& id);
 
 }  // namespace cuconform

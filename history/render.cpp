@@ -78,7 +78,8 @@ std::string render_runs(const HistoryIndex& idx, const QueryOptions& o, HistoryF
     const StoredRun& first = *all.front();
     if (!glob_match(o.config_glob, first.config_label())) continue;
     std::vector<const StoredRun*> runs = last_runs(all, o.last);
-    Json c = {{"label", first.config_label()}, {"gpu", first.gpu}, {"driver", first.driver}, {"code_path", first.code_path},
+    Json c = {{"label", first.config_label()}, {"series", first.series_label()}, {"gpu", first.gpu}, {"gpu_uuid", first.series_uuid},
+              {"node", all.back()->host}, {"driver", first.driver}, {"code_path", first.code_path}, {"selection", first.selection},
               {"runs_stored", all.size()}};
     Json& rj = c["runs"] = Json::array();
     std::string title = first.config_label() + ": " + std::to_string(all.size()) + " run(s)" +

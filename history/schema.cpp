@@ -4,7 +4,8 @@
 #include <vector>
 
 #include "history/store.hpp"
-#include "reporters/run_report.hpp"  // utc_now_iso8601
+#include "reporters/results_file.hpp"  // run_info_from_json
+#include "reporters/run_report.hpp"    // utc_now_iso8601
 
 namespace cuconform {
 
@@ -18,6 +19,53 @@ struct Migration {
   std::vector<std::string> sql;         // {id} and {without_rowid} become the backend's words
   std::function<void(Db&)> backfill;    // after the statements, in the same transaction
 };
+
+// Version 3: series keyed by GPU UUID and selection too. SQLite cannot drop a UNIQUE constraint,
+// so its series table is rebuilt (foreign keys are off during migrations, as SQLite's documented
+// procedure asks); PostgreSQL alters it. Then every stored run is filed again by run_identity()
+// of its stored objects, and the change points are recomputed per new series.
+void series_per_gpu_and_selection(Db& db) {
+  if (std::string(db.backend()) == "sqlite") {
+    db.exec("CREATE TABLE series_v3 (id INTEGER PRIMARY KEY, gpu TEXT NOT NULL, gpu_uuid TEXT NOT NULL, code_path TEXT NOT NULL, "
+            "selection TEXT NOT NULL, UNIQUE (gpu, gpu_uuid, code_path, selection))");
+    db.exec("INSERT INTO series_v3 (id, gpu, gpu_uuid, code_path, selection) SELECT id, gpu, '', code_path, '' FROM series");
+    db.exec("DROP TABLE series");
+    db.exec("ALTER TABLE series_v3 RENAME TO series");
+  } else {
+    db.exec("ALTER TABLE series ADD COLUMN gpu_uuid TEXT NOT NULL DEFAULT ''");
+    db.exec("ALTER TABLE series ADD COLUMN selection TEXT NOT NULL DEFAULT ''");
+    db.exec("ALTER TABLE series DROP CONSTRAINT series_gpu_code_path_key");
+    db.exec("ALTER TABLE series ADD CONSTRAINT series_key UNIQUE (gpu, gpu_uuid, code_path, selection)");
+  }
+  db.exec("DELETE FROM transitions");
+  db.exec("DELETE FROM case_state");
+  struct Stored {
+    std::int64_t run;
+    RunIdentity id;
+  };
+  std::vector<Stored> runs;
+  db_each(db,
+          "SELECT r.id, r.source, r.suite_json, r.run_json, r.device_json, s.gpu, c.driver, s.code_path FROM runs r "
+          "JOIN configs c ON r.config_id = c.id JOIN series s ON c.series_id = s.id ORDER BY r.id",
+          {}, [&](const DbQuery& q) {
+            RunIdentity id = run_identity(run_info_from_json(q.text(1), q.text(2), q.text(3), q.text(4)));
+            // What the run was filed under stays; only the GPU and the selection are new.
+            id.gpu = q.text(5), id.driver = q.text(6), id.code_path = q.text(7);
+            runs.push_back({q.i64(0), id});
+          });
+  auto move = db.prepare("UPDATE runs SET config_id = $1 WHERE id = $2");
+  for (auto& r : runs) {
+    move->bind(1, config_of(db, r.id));
+    move->bind(2, r.run);
+    move->next();
+    move->reset();
+  }
+  db.exec("DELETE FROM configs WHERE id NOT IN (SELECT config_id FROM runs)");
+  db.exec("DELETE FROM series WHERE id NOT IN (SELECT series_id FROM configs)");
+  std::vector<std::int64_t> all;
+  db_each(db, "SELECT id FROM series ORDER BY id", {}, [&](const DbQuery& q) { all.push_back(q.i64(0)); });
+  for (auto s : all) rebuild_change_points(db, s);
+}
 
 // Append only: a released version never changes; a change is a new version.
 const std::vector<Migration>& migrations() {
@@ -68,6 +116,10 @@ const std::vector<Migration>& migrations() {
          db_each(db, "SELECT id FROM series ORDER BY id", {}, [&](const DbQuery& q) { all.push_back(q.i64(0)); });
          for (auto s : all) rebuild_change_points(db, s);
        }},
+      {3,
+       "a series per GPU (device.uuid) and per selection of cases (run.selection: --profile, --area, ...), runs filed again",
+       {},
+       series_per_gpu_and_selection},
   };
   return m;
 }
@@ -107,32 +159,62 @@ int history_schema_version(Db& db) {
   return read_version(db, &schema);
 }
 
-std::unique_ptr<Db> open_history(const std::string& url, bool create, int upto) {
-  std::unique_ptr<Db> db = open_db(url, create);
+namespace {
+
+// Brings `db` from `version` to `upto`, in one write transaction.
+void migrate(Db& db, int upto) {
+  // Another process may be creating or migrating it right now: decide under the write lock.
+  db.foreign_keys(false);
+  DbTransaction tx(db, true);
+  db.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+  std::string schema;
+  int version = read_version(db, &schema);
+  check_schema(db, schema, version);
+  if (version == 0 && foreign_tables(db) > 0)
+    throw DbError(db.name() + ": this database has tables but no cuconform history schema: name another one with --db");
+  if (version == 0) {
+    db.exec("INSERT INTO meta (key, value) VALUES ('schema', '" + std::string(kHistorySchemaName) + "'), ('schema_version', '0'), "
+            "('created', '" + utc_now_iso8601() + "')");
+  }
+  for (auto& m : migrations()) {
+    if (m.version <= version || m.version > upto) continue;
+    for (auto& s : m.sql) db.exec(db.dialect(s));
+    if (m.backfill) m.backfill(db);
+    db_each(db, "UPDATE meta SET value = $1 WHERE key = 'schema_version'", {std::to_string(m.version)}, [](const DbQuery&) {});
+    db_each(db, "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            {"migrated_to_" + std::to_string(m.version), utc_now_iso8601() + ": " + m.what}, [](const DbQuery&) {});
+  }
+  // With the keys off nothing checked them: a migration that broke one is a bug, never committed.
+  if (std::string(db.backend()) == "sqlite" && db_i64(db, "SELECT COUNT(*) FROM pragma_foreign_key_check", {}, 0) > 0)
+    throw DbError(db.name() + ": the migration left rows that point nowhere; nothing was changed");
+  tx.commit();
+  db.foreign_keys(true);
+}
+
+}  // namespace
+
+std::unique_ptr<Db> open_history(const std::string& url, DbMode mode, int upto) {
+  std::unique_ptr<Db> db = open_db(url, mode);
   std::string schema;
   int version = read_version(*db, &schema);  // outside a transaction: a missing table is no error
   check_schema(*db, schema, version);
   if (version >= upto) return db;
-  // Another process may be creating or migrating it right now: decide under the write lock.
-  DbTransaction tx(*db, true);
-  db->exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
-  version = read_version(*db, &schema);
-  check_schema(*db, schema, version);
-  if (version == 0 && foreign_tables(*db) > 0)
-    throw DbError(db->name() + ": this database has tables but no cuconform history schema: name another one with --db");
-  if (version == 0) {
-    db->exec("INSERT INTO meta (key, value) VALUES ('schema', '" + std::string(kHistorySchemaName) + "'), ('schema_version', '0'), "
-             "('created', '" + utc_now_iso8601() + "')");
+  if (mode != DbMode::read) {
+    migrate(*db, upto);
+    return db;
   }
-  for (auto& m : migrations()) {
-    if (m.version <= version || m.version > upto) continue;
-    for (auto& s : m.sql) db->exec(db->dialect(s));
-    if (m.backfill) m.backfill(*db);
-    db_each(*db, "UPDATE meta SET value = $1 WHERE key = 'schema_version'", {std::to_string(m.version)}, [](const DbQuery&) {});
-    db_each(*db, "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            {"migrated_to_" + std::to_string(m.version), utc_now_iso8601() + ": " + m.what}, [](const DbQuery&) {});
+  // A query writes nothing, except once: a database of an older schema is migrated where it can be.
+  const std::string name = db->name();
+  try {
+    db = open_db(url, DbMode::write);
+    migrate(*db, upto);
+  } catch (const DbError& e) {
+    if (version == 0) throw DbError(name + ": no cuconform history in it, and it cannot be made one here (" + e.what() + ")");
+    throw DbError(name + ": it has schema version " + std::to_string(version) + " and this cuconform reads version " +
+                  std::to_string(upto) + ", which it could not migrate it to here (" + e.what() +
+                  "): migrate it where it is writable (any history command there does), or query it with the cuconform that wrote it");
   }
-  tx.commit();
+  db = open_db(url, DbMode::read);
   return db;
 }
 

@@ -10,12 +10,13 @@
 
 namespace cuconform {
 
-constexpr int kHistorySchemaVersion = 2;
+constexpr int kHistorySchemaVersion = 3;
 constexpr const char* kHistorySchemaName = "cuconform-history";
 
 // Opens the database at `url` and brings its schema to `upto` (tests stop at an older
-// version). `create`: a missing SQLite file is made. Throws DbError.
-std::unique_ptr<Db> open_history(const std::string& url, bool create, int upto = kHistorySchemaVersion);
+// version). DbMode::read writes nothing, except that a database of an older schema is migrated
+// once where it is writable (else: refused, saying so). Throws DbError.
+std::unique_ptr<Db> open_history(const std::string& url, DbMode mode, int upto = kHistorySchemaVersion);
 int history_schema_version(Db& db);  // 0 for a database with no schema yet
 
 // results.verdict holds these codes (the table `verdicts` names them): stable, unlike the enum.

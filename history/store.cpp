@@ -1,11 +1,14 @@
 #include "history/store.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <csignal>
 #include <cstdlib>
 #include <map>
 #include <set>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "history/schema.hpp"
 #include "reporters/run_report.hpp"  // utc_now_iso8601
@@ -147,9 +150,47 @@ void maybe_die(int inserted) {
 
 }  // namespace
 
+std::string history_label(const std::string& gpu, const std::string& uuid, const std::string& node, const std::string& driver,
+                          const std::string& code_path, const std::string& selection) {
+  std::string s = gpu;
+  if (!uuid.empty()) {
+    // "GPU-5f0c2a9e-...": the first 8 hex digits, as the results files' run labels show them.
+    std::string hex;
+    for (std::size_t i = uuid.rfind("GPU-", 0) == 0 || uuid.rfind("MIG-", 0) == 0 ? 4 : 0; i < uuid.size() && hex.size() < 8; ++i)
+      if (std::isxdigit(static_cast<unsigned char>(uuid[i]))) hex += uuid[i];
+    s += " " + hex + (node.empty() ? "" : " @ " + node);
+  }
+  if (!driver.empty()) s += " · driver " + driver;
+  s += " · " + code_path;
+  return selection.empty() ? s : s + " · " + selection;
+}
+
+std::string series_selection(const RunInfo& r) {
+  std::vector<std::string> picked;
+  try {
+    auto run = nlohmann::ordered_json::parse(r.run_json);
+    auto sel = run.find("selection");
+    if (sel != run.end() && sel->is_array())
+      for (auto& item : *sel) {
+        if (!item.is_string()) continue;
+        std::string f = item.get<std::string>();
+        for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--profile "})
+          if (f.rfind(flag, 0) == 0) picked.push_back(f);
+      }
+  } catch (const std::exception&) {
+    // run_json is what the reader re-encoded: it parses; nothing picked otherwise.
+  }
+  std::sort(picked.begin(), picked.end());
+  std::string s;
+  for (auto& f : picked) s += (s.empty() ? "" : " ") + f;
+  return s;
+}
+
 RunIdentity run_identity(const RunInfo& r) {
   RunIdentity id;
   id.gpu = r.available() ? r.dev("name") : "no GPU";
+  id.uuid = r.available() ? r.dev("uuid") : "";
+  id.node = r.get(r.run, "host").empty() ? r.dev("node") : r.get(r.run, "host");
   id.driver = r.dev("driver_version");
   if (id.driver.empty()) id.driver = r.dev("driver_cuda_version").empty() ? "none" : "CUDA " + r.dev("driver_cuda_version");
   std::string codegen = r.get(r.run, "toolchain.codegen");
@@ -159,6 +200,7 @@ RunIdentity run_identity(const RunInfo& r) {
     std::string compiler = r.get(r.run, "toolchain.compiler");
     id.code_path = compiler.rfind("ptxas", 0) == 0 ? compiler : "ptxas " + compiler;
   }
+  id.selection = series_selection(r);
   id.key = r.get(r.run, "started") + "|" + r.get(r.run, "host") + "|" + r.dev("uuid") + "|" + r.dev("ordinal") + "|" + id.code_path;
   if (r.get(r.run, "started").empty()) id.key += "|" + r.suite_json + r.run_json + r.device_json;
   return id;
@@ -186,12 +228,9 @@ void rebuild_change_points(Db& db, std::int64_t series) {
   db.insert_rows("case_state", {"series_id", "case_id", "run_id", "verdict", "outcome_id"}, rows);
 }
 
-AddSummary history_add(Db& db, const std::vector<std::string>& files, const std::function<void(const std::string&)>& progress) {
+AddSummary history_add(Db& db, const std::vector<std::string>& files) {
   AddSummary sum;
-  auto note = [&](const std::string& line) {
-    sum.lines.push_back(line);
-    if (progress) progress(line);
-  };
+  auto note = [&](const std::string& line) { sum.lines.push_back(line); };
   DbTransaction tx(db, true);
   Dict cases(db, "cases", "name"), texts(db, "texts", "body"), names(db, "measure_names", "name");
   std::set<std::int64_t> rebuild;
@@ -201,6 +240,10 @@ AddSummary history_add(Db& db, const std::vector<std::string>& files, const std:
       const RunInfo& r = f.runs[i];
       RunIdentity id = run_identity(r);
       std::string what = file + (f.runs.size() > 1 ? " [" + r.label + "]" : "");
+      // A run of no known device would join a "no GPU" series without a word: refused, so a
+      // broken writer is seen the night it breaks.
+      if (!r.has_device)
+        throw ResultsError(what + ": no device section: which GPU ran it, or whether one did, is not recorded (cuconform run always writes one)");
       if (r.get(r.run, "cut_off.by") == "running") {
         ++sum.skipped;
         note("skipped " + what + ": a snapshot of a run still going (add the finished results file)");
@@ -212,10 +255,8 @@ AddSummary history_add(Db& db, const std::vector<std::string>& files, const std:
         note("already stored as run #" + std::to_string(existing) + ": " + what);
         continue;
       }
-      db_each(db, "INSERT INTO series (gpu, code_path) VALUES ($1, $2) ON CONFLICT DO NOTHING", {id.gpu, id.code_path}, [](const DbQuery&) {});
-      std::int64_t series = db_i64(db, "SELECT id FROM series WHERE gpu = $1 AND code_path = $2", {id.gpu, id.code_path}, 0);
-      db_each(db, "INSERT INTO configs (series_id, driver) VALUES ($1, $2) ON CONFLICT DO NOTHING", {series, id.driver}, [](const DbQuery&) {});
-      std::int64_t config = db_i64(db, "SELECT id FROM configs WHERE series_id = $1 AND driver = $2", {series, id.driver}, 0);
+      std::int64_t config = config_of(db, id);
+      std::int64_t series = db_i64(db, "SELECT series_id FROM configs WHERE id = $1", {config}, 0);
 
       // The newest run of its series extends the change points; an older one reorders the series.
       std::string started = r.get(r.run, "started");
@@ -272,6 +313,16 @@ AddSummary history_add(Db& db, const std::vector<std::string>& files, const std:
   for (auto s : rebuild) rebuild_change_points(db, s);
   tx.commit();
   return sum;
+}
+
+std::int64_t config_of(Db& db, const RunIdentity& id) {
+  const std::vector<DbValue> key = {id.gpu, id.uuid, id.code_path, id.selection};
+  db_each(db, "INSERT INTO series (gpu, gpu_uuid, code_path, selection) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", key,
+          [](const DbQuery&) {});
+  std::int64_t series =
+      db_i64(db, "SELECT id FROM series WHERE gpu = $1 AND gpu_uuid = $2 AND code_path = $3 AND selection = $4", key, 0);
+  db_each(db, "INSERT INTO configs (series_id, driver) VALUES ($1, $2) ON CONFLICT DO NOTHING", {series, id.driver}, [](const DbQuery&) {});
+  return db_i64(db, "SELECT id FROM configs WHERE series_id = $1 AND driver = $2", {series, id.driver}, 0);
 }
 
 }  // namespace cuconform

@@ -412,7 +412,7 @@ std::string pick_baseline(const std::string& dir, const Fleet& now, std::string*
   int best_score = 0;
   std::vector<fs::path> files;
   for (auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".json") files.push_back(e.path());
+    if (e.is_regular_file() && is_results_file_name(e.path().string())) files.push_back(e.path());  // .json or .json.gz
   std::sort(files.begin(), files.end());
   for (auto& p : files) {
     Fleet f;

@@ -36,7 +36,7 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
     for (auto& c : f.cases)
       if (c.by_run[0] && is_failure(c.by_run[0]->verdict) && !known_label(known, c, run).empty()) ++known_failing;
     // No GPU proves nothing about a device: never a green tick.
-    const char* mark = !run.available() ? "⚠️ no GPU: " : failing - known_failing ? "❌ " : "✅ ";
+    const char* mark = !run.has_device ? "⚠️ unknown device: " : !run.available() ? "⚠️ no GPU: " : failing - known_failing ? "❌ " : "✅ ";
     o << "## cuconform: " << mark << n["pass"] << " passed, " << failing << " failed";
     if (known_failing) o << " (" << known_failing << " known)";
     if (n["flake"]) o << ", " << n["flake"] << " flaky";

@@ -38,6 +38,7 @@ RunInfo read_run(const std::string& file, const JsonField& holder) {
   r.suite_json = compact(holder["suite"]);
   r.run_json = compact(holder["run"]);
   r.device_json = compact(holder["device"]);
+  r.has_device = !r.device.empty();
   r.label = holder["label"].str();
   return r;
 }
@@ -90,7 +91,7 @@ std::string default_label(const RunInfo& r) {
   // Two GPUs of one model differ by their UUID: "NVIDIA H200 #1 5f0c2a9e @ node7".
   std::string uuid = r.dev("uuid");
   if (uuid.rfind("GPU-", 0) == 0) uuid = uuid.substr(4, 8);
-  std::string d = r.available() ? r.dev("name") + " #" + r.dev("ordinal") : "no GPU";
+  std::string d = r.available() ? r.dev("name") + " #" + r.dev("ordinal") : r.has_device ? "no GPU" : "unknown device";
   if (!uuid.empty()) d += (r.available() ? " " : " #" + r.dev("ordinal") + " ") + uuid;
   d = host.empty() ? d : d + " @ " + host;
   // Runs of one device on several code paths sit side by side: the column says which.
@@ -116,6 +117,7 @@ std::string RunInfo::get(const std::vector<std::pair<std::string, std::string>>&
 }
 
 std::string RunInfo::device_line() const {
+  if (!has_device) return "unknown device: the file has no device section (which GPU ran it, or whether one did, is not recorded)";
   if (!available()) {
     std::string e = dev("error");
     return "no GPU" + (e.empty() ? std::string() : ": " + e);
@@ -219,6 +221,21 @@ Fleet load_results(const std::string& path) {
   }
   unique_labels(f);
   return f;
+}
+
+RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
+                           const std::string& device_json) {
+  try {
+    JsonDoc doc("{\"suite\":" + suite_json + ",\"run\":" + run_json + ",\"device\":" + device_json + "}", file);
+    return read_run(file, doc.root());
+  } catch (const JsonError& e) {
+    throw ResultsError(e.what());
+  }
+}
+
+bool is_results_file_name(const std::string& path) {
+  auto ends = [&](const std::string& tail) { return path.size() > tail.size() && path.compare(path.size() - tail.size(), tail.size(), tail) == 0; };
+  return ends(".json") || ends(".json.gz");
 }
 
 Fleet merge_fleets(const std::vector<Fleet>& parts) {

@@ -29,10 +29,14 @@ struct RunInfo {
   // writes them back unchanged).
   std::string suite_json = "{}", run_json = "{}", device_json = "{}";
   std::vector<std::pair<std::string, std::string>> suite, run, device;  // scalar fields, in file order
+  // False when the file has no "device" object (or an empty one): which GPU ran it, or that none
+  // did, is unknown; `history add` refuses such a run and the reports say so.
+  bool has_device = true;
   std::string get(const std::vector<std::pair<std::string, std::string>>& kv, const std::string& k) const;
   std::string dev(const std::string& k) const { return get(device, k); }
   bool available() const { return dev("available") == "true"; }
-  std::string device_line() const;  // "NVIDIA H200, cc 9.0, 132 SMs, driver 580.1" or "no GPU: why"
+  // "NVIDIA H200, cc 9.0, 132 SMs, driver 580.1", "no GPU: why" or "unknown device: ..." (no device section).
+  std::string device_line() const;
   // The code path the run judged: "sass (nvcc 13.0 ...)", "jit (driver 580.159.04)", "ptxas 12.8.93".
   std::string toolchain_line() const;
   // The tool that made the machine code, with its version: "ptxas 13.0.88" (sass: the build's
@@ -72,8 +76,14 @@ struct Fleet {
   std::map<std::string, int> counts(std::size_t run) const;  // verdict -> count, all verdicts present
 };
 
-// Reads a results or fleet file; throws ResultsError on bad input.
+// Reads a results or fleet file, plain or gzip-compressed (.json.gz); throws ResultsError on bad input.
 Fleet load_results(const std::string& path);
+// The run of stored "suite", "run" and "device" objects (compact JSON, as RunInfo keeps them):
+// the history reads its runs back this way. Throws ResultsError.
+RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
+                           const std::string& device_json);
+// A results or fleet file by its name: NAME.json or NAME.json.gz.
+bool is_results_file_name(const std::string& path);
 // One fleet of every run of `parts`, in order; cases are united by name. Labels are made unique.
 Fleet merge_fleets(const std::vector<Fleet>& parts);
 // The fleet file (schema cuconform-fleet/1, reporters/README.md).

@@ -1,12 +1,5 @@
 #include "reporters/results_json.hpp"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
-
 #include "harness/util/outcome_json.hpp"
 
 namespace cuconform {
@@ -110,24 +103,6 @@ std::string results_json(const RunReport& run) {
   Json& cases = j["cases"] = Json::array();
   for (auto& e : run.entries) cases.push_back(case_json(e));
   return json_text(j, true);
-}
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
-  fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(tmp + ": cannot write");
-    out << content;
-    out.flush();
-    if (!out) throw std::runtime_error(tmp + ": write failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(path + ": rename failed");
-  }
 }
 
 }  // namespace cuconform

@@ -2,6 +2,7 @@
 // The results file (schema "cuconform-results/1", documented in reporters/README.md).
 #include <string>
 
+#include "harness/util/output_file.hpp"  // write_file_atomically, which writers of a run use
 #include "reporters/run_report.hpp"
 
 namespace cuconform {
@@ -9,8 +10,5 @@ namespace cuconform {
 constexpr const char* kResultsSchema = "cuconform-results/1";
 
 std::string results_json(const RunReport& run);
-// Writes `content` to `path` atomically (temporary file + rename): a killed run never
-// leaves half a file. Throws std::runtime_error on failure.
-void write_file_atomically(const std::string& path, const std::string& content);
 
 }  // namespace cuconform

@@ -7,8 +7,8 @@ dir=$1
 exe=${2:-cuconform}
 shopt -s nullglob
 files=()
-for f in "$dir"/*.json; do
-  [ "$(basename "$f")" = fleet.json ] || files+=("$f")
+for f in "$dir"/*.json "$dir"/*.json.gz; do  # results may be compressed
+  case $(basename "$f") in fleet.json | fleet.json.gz) ;; *) files+=("$f") ;; esac
 done
 if [ ${#files[@]} -eq 0 ]; then
   echo "merge: no results in $dir" >&2

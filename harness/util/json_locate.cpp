@@ -38,7 +38,9 @@ class CountingIterator {
   const char** reached_;
 };
 
-// Follows the parse with the path of each value and stops at the one wanted.
+// Follows the parse and stops at the value wanted. Only the levels on the way to it are kept
+// (how far into the path they match, an array's next index): memory grows with the depth of
+// the path asked for, not of the document, and each character is read once.
 class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
  public:
   Locator(std::string target, const char* const* reached) : target_(std::move(target)), reached_(reached) {}
@@ -56,33 +58,43 @@ class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
   bool key(string_t& k) override {
-    key_ = k;
+    if (off_path_ == 0) key_ = k;  // keys below a level off the path are never looked at
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
-  struct Open {
-    std::string path;
+  struct Level {
+    std::size_t matched;  // characters of the target this level's path matches
     bool array;
     std::size_t next = 0;
   };
 
-  std::string next_path() {
-    if (open_.empty()) return "";
-    Open& o = open_.back();
-    if (o.array) return o.path + "[" + std::to_string(o.next++) + "]";
-    return o.path.empty() ? key_ : o.path + "." + key_;
+  // How far the next value's path matches the target (npos: it leaves it), its index counted.
+  std::size_t next_match() {
+    if (on_path_.empty()) return 0;  // the document itself: the path ""
+    Level& l = on_path_.back();
+    std::string step = l.array ? "[" + std::to_string(l.next++) + "]" : (l.matched == 0 ? key_ : "." + key_);
+    return target_.compare(l.matched, step.size(), step) == 0 ? l.matched + step.size() : std::string::npos;
   }
-  bool value() { return next_path() != target_ || stop(); }
+  bool value() {
+    if (off_path_ > 0) return true;
+    return next_match() != target_.size() || stop();
+  }
   bool open(bool array) {
-    std::string p = next_path();
-    if (p == target_) return stop();
-    open_.push_back({p, array});
+    if (off_path_ > 0) {
+      ++off_path_;
+      return true;
+    }
+    std::size_t m = next_match();
+    if (m == target_.size()) return stop();
+    if (m == std::string::npos) ++off_path_;
+    else on_path_.push_back({m, array});
     return true;
   }
   bool close() {
-    open_.pop_back();
+    if (off_path_ > 0) --off_path_;
+    else on_path_.pop_back();
     return true;
   }
   bool stop() {
@@ -92,7 +104,8 @@ class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
 
   std::string target_, key_;
   const char* const* reached_;
-  std::vector<Open> open_;
+  std::vector<Level> on_path_;  // the open levels whose paths are a prefix of the target
+  std::size_t off_path_ = 0;    // open levels below the first one that left the path
 };
 
 }  // namespace
@@ -120,6 +133,25 @@ std::size_t json_offset_of(const std::string& text, const std::string& path) {
   std::size_t at = static_cast<std::size_t>(loc.found - begin);
   while (at > 0 && std::isspace(static_cast<unsigned char>(text[at - 1]))) --at;
   return at > 0 ? at - 1 : 0;
+}
+
+std::size_t json_nesting_beyond(const std::string& text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
 }
 
 }  // namespace cuconform

@@ -18,4 +18,8 @@ TextPosition position_in(const std::string& text, std::size_t offset);
 // std::string::npos when the text has no such value.
 std::size_t json_offset_of(const std::string& text, const std::string& path);
 
+// The offset of the first '[' or '{' that opens level `max_depth + 1` (strings skipped), npos
+// when the text nests no deeper: one pass, nothing kept, before a parser builds anything.
+std::size_t json_nesting_beyond(const std::string& text, std::size_t max_depth);
+
 }  // namespace cuconform

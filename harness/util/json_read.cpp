@@ -1,9 +1,8 @@
 #include "harness/util/json_read.hpp"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
+#include "harness/util/input_file.hpp"
 #include "harness/util/json_locate.hpp"
 
 namespace cuconform {
@@ -31,6 +30,12 @@ std::string parse_message(const nlohmann::json::parse_error& e) {
 }  // namespace
 
 JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), name_(std::move(name)) {
+  std::size_t deep = json_nesting_beyond(text_, kMaxJsonDepth);
+  if (deep != std::string::npos) {
+    TextPosition p = position_in(text_, deep);
+    throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": nesting deeper than " +
+                    std::to_string(kMaxJsonDepth) + " levels: not a cuconform file (one nests about 6)");
+  }
   try {
     root_ = nlohmann::ordered_json::parse(text_);
   } catch (const nlohmann::json::parse_error& e) {
@@ -41,11 +46,11 @@ JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), n
 }
 
 JsonDoc JsonDoc::from_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw JsonError(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return JsonDoc(ss.str(), path);
+  try {
+    return JsonDoc(read_input_file(path), path);
+  } catch (const InputError& e) {
+    throw JsonError(e.what());
+  }
 }
 
 std::string JsonDoc::where(const std::string& path) const {

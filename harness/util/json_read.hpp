@@ -1,8 +1,9 @@
 #pragma once
-// Reading JSON (results files, the worker's lines) with errors that say where:
+// Reading JSON (results and fleet files, the worker's lines) with errors that say where:
 //   a.json:3:14: syntax error while parsing object key - ...   text that does not parse
+//   a.json:1:65: nesting deeper than 64 levels ...             text no cuconform file is
 //   a.json:57: cases[12].verdict: expected a string            a value the reader cannot use
-// Both are a JsonError; bad input never crashes a reader.
+// All are a JsonError; bad input never crashes a reader, nor costs more than a few times its size.
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -17,6 +18,10 @@ struct JsonError : std::runtime_error {
 };
 
 class JsonDoc;
+
+// The deepest nesting a document may have: a fleet file nests 6 levels (cases[].results[]
+// .measurements), so deeper text is not ours, and is refused before it is parsed.
+constexpr std::size_t kMaxJsonDepth = 64;
 
 // A value of a document with its path ("cases[12].verdict"). A missing key reads as null, so
 // optional fields need no test; required() says when one must be there.
@@ -53,7 +58,8 @@ class JsonField {
 class JsonDoc {
  public:
   JsonDoc(std::string text, std::string name);
-  static JsonDoc from_file(const std::string& path);  // "PATH: cannot open"
+  // The file's text, gzip or not (harness/util/input_file.hpp): "PATH: cannot open: ...".
+  static JsonDoc from_file(const std::string& path);
   JsonDoc(const JsonDoc&) = delete;
   JsonDoc& operator=(const JsonDoc&) = delete;
 

@@ -16,137 +16,12 @@
 #include "history/db.hpp"
 #include "history/schema.hpp"
 #include "history/stats.hpp"
-#include "suites/host/test_reporters_support.hpp"
+#include "suites/host/test_history_support.hpp"
 
 using namespace cuconform;
 using namespace cuconform::testing;
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-namespace {
-
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
-  return s;
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  q += replace_all(s, "'", "'\\''");
-  return q + "'";
-}
-
-bool on_postgresql() {
-  const char* pg = std::getenv("CUCONFORM_HISTORY_TEST_DB");
-  return pg && *pg;
-}
-
-// The folders this process made, removed when it ends (CUCONFORM_KEEP_HISTORY_TESTS=1 keeps them).
-std::string test_dir(const std::string& name) {
-  static struct Dirs {
-    std::vector<std::string> made;
-    ~Dirs() {
-      if (!std::getenv("CUCONFORM_KEEP_HISTORY_TESTS"))
-        for (auto& d : made) fs::remove_all(d);
-    }
-  } dirs;
-  dirs.made.push_back(temp_dir(name));
-  return dirs.made.back();
-}
-
-// A fresh database for one test: an SQLite file in a temporary folder, or a new PostgreSQL
-// database on the server CUCONFORM_HISTORY_TEST_DB names.
-std::string fresh_db(const std::string& name) {
-  if (on_postgresql()) {
-    std::string tmpl = std::getenv("CUCONFORM_HISTORY_TEST_DB"), db = "t_" + name + "_" + std::to_string(::getpid());
-    auto admin = open_db(replace_all(tmpl, "{db}", "postgres"), false);
-    admin->exec("DROP DATABASE IF EXISTS " + db);
-    admin->exec("CREATE DATABASE " + db);
-    return replace_all(tmpl, "{db}", db);
-  }
-  return test_dir("history-" + name) + "/history.sqlite";
-}
-
-// The synthetic nights, made once per test process.
-struct Nights {
-  std::string dir;
-  json manifest;
-  std::string file(int night) const {
-    char b[32];
-    std::snprintf(b, sizeof b, "/night-%02d.json", night);
-    return dir + b;
-  }
-  std::string all() const {
-    std::string s;
-    for (int i = 1; i <= 30; ++i) s += quote(file(i)) + " ";
-    return s;
-  }
-};
-
-Nights make_nights(const std::string& name, const std::string& extra) {
-  Nights n;
-  n.dir = test_dir(name);
-  std::string cmd = quote(CUCONFORM_SYNTH_EXE) + " --baseline " + quote(std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H200_driver-580.159.04.json") +
-                    " --out " + quote(n.dir) + " --manifest " + quote(n.dir + "/manifest.json") + " " + extra;
-  REQUIRE(std::system(cmd.c_str()) == 0);
-  n.manifest = json::parse(read_text(n.dir + "/manifest.json"));
-  return n;
-}
-
-const Nights& nights() {
-  static Nights n = make_nights("nights", "--runs 30");
-  return n;
-}
-
-const Nights& small_nights() {  // the same story with 150 cases a night, for the tests that add many times
-  static Nights n = make_nights("small-nights", "--runs 30 --cases 150");
-  return n;
-}
-
-// The 30 nights, added in order: the database the query tests share.
-const std::string& loaded_db() {
-  static std::string db = [] {
-    std::string url = fresh_db("nightly");
-    Exe add = cuconform_cli("history add --db " + quote(url) + " " + nights().all());
-    INFO(add.out);
-    REQUIRE(add.rc == 0);
-    REQUIRE(add.out.find("30 run(s) added, 0 already stored") != std::string::npos);
-    return url;
-  }();
-  return db;
-}
-
-json cli_json(const std::string& args) {
-  Exe e = cuconform_cli(args);
-  INFO(args << "\n" << e.out);
-  REQUIRE(e.rc == 0);
-  return json::parse(e.out);
-}
-
-// The changes of a database as (series, first run's start, last run's start, differs, cases):
-// what must not depend on the order runs were added in.
-std::string changes_fingerprint(const std::string& db) {
-  json j = cli_json("history changes --format json --db " + quote(db));
-  std::string s;
-  for (auto& series : j["series"]) {
-    s += series["series"].get<std::string>() + " runs=" + std::to_string(series["runs"].get<int>()) + "\n";
-    for (auto& c : series["changes"]) {
-      s += "  " + c["run"]["started"].get<std::string>() + " after " + c["previous"]["started"].get<std::string>() + " " + c["differs"].dump() + "\n";
-      for (auto& k : c["cases"]) s += "    " + k["name"].get<std::string>() + " " + k["from"].get<std::string>() + "->" + k["to"].get<std::string>() + "\n";
-    }
-    s += "  flapping " + series["flapping"].dump() + "\n";
-  }
-  return s;
-}
-
-int stored_runs(const std::string& db) {
-  json j = cli_json("history runs --format json --db " + quote(db));
-  int n = 0;
-  for (auto& c : j["configurations"]) n += static_cast<int>(c["runs"].size());
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("history statistics: median, MAD, Mann-Kendall, Theil-Sen", "[host][history]") {
   CHECK(median_of({5, 1, 3}) == 3);
@@ -178,7 +53,7 @@ TEST_CASE("history changes: night 17 and the driver change, and nothing else", "
   json j = cli_json("history changes --format json --db " + quote(loaded_db()));
   REQUIRE(j["series"].size() == 1);
   auto& s = j["series"][0];
-  CHECK(s["series"] == "NVIDIA H200 · sass");
+  CHECK(s["series"] == "NVIDIA H200 59680a8e @ gpu-node-1 · sass");
   CHECK(s["runs"] == 30);
   REQUIRE(s["changes"].size() == 1);
   auto& c = s["changes"][0];
@@ -235,7 +110,7 @@ TEST_CASE("compare --history flags the drift that a fixed 25% tolerance misses",
   INFO(hist.out);
   CHECK(hist.rc == 1);
   CHECK(hist.out.find("measurement tolerances: from history") != std::string::npos);
-  CHECK(hist.out.find("the last 13 run(s) of NVIDIA H200 · driver 590.44.01 · sass") != std::string::npos);  // NEW itself left out
+  CHECK(hist.out.find("the last 13 run(s) of NVIDIA H200 59680a8e @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);  // NEW itself left out
   std::istringstream lines(hist.out);
   std::string line;
   std::vector<std::string> moved;
@@ -363,44 +238,47 @@ TEST_CASE("history: a kill in the middle of an add leaves the database as it was
   INFO(killed.out);
   CHECK(killed.rc != 0);
   CHECK(killed.rc != 2);
-  CHECK(killed.out.find("added run #7") != std::string::npos);  // it got that far, uncommitted
+  CHECK(killed.out.find("added run") == std::string::npos);  // it got to run #7, uncommitted: never said to be added
   CHECK(stored_runs(db) == 2);
   CHECK(changes_fingerprint(db) == before);
   REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + more).rc == 0);
   CHECK(stored_runs(db) == 20);
   if (!on_postgresql()) {
-    auto raw = open_db(db, false);
+    auto raw = open_db(db, DbMode::write);
     CHECK(db_text(*raw, "PRAGMA integrity_check", {}, "") == "ok");
   }
 }
 
 TEST_CASE("history schema: a version-1 database is migrated, a newer one refused", "[host][history][history-db]") {
   const Nights& n = small_nights();
-  std::string db = fresh_db("migrate");
+  std::string direct = fresh_db("migrate_direct"), db = fresh_db("migrate");
   std::string files;
   for (int i = 1; i <= 20; ++i) files += quote(n.file(i)) + " ";
-  REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + files).rc == 0);
-  std::string expected = changes_fingerprint(db);
+  REQUIRE(cuconform_cli("history add --db " + quote(direct) + " " + files).rc == 0);
+  std::string expected = changes_fingerprint(direct);
+  copy_as_version_2(direct, db);
   {
-    // What version 1 was: no change points.
-    auto raw = open_db(db, false);
-    CHECK(history_schema_version(*raw) == kHistorySchemaVersion);
-    raw->exec("DROP TABLE transitions; DROP TABLE case_state; UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+    // What version 1 was: version 2 without change points.
+    auto raw = open_db(db, DbMode::write);
+    CHECK(history_schema_version(*raw) == 2);
+    raw->exec("DROP TABLE transitions");
+    raw->exec("DROP TABLE case_state");
+    raw->exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
   }
   {
-    auto migrated = open_history(db, false);
-    CHECK(history_schema_version(*migrated) == 2);
+    auto migrated = open_history(db, DbMode::write);
+    CHECK(history_schema_version(*migrated) == kHistorySchemaVersion);
     CHECK(db_text(*migrated, "SELECT value FROM meta WHERE key = 'migrated_to_2'", {}, "").find("change points") != std::string::npos);
   }
   CHECK(changes_fingerprint(db) == expected);
   {
-    auto raw = open_db(db, false);
+    auto raw = open_db(db, DbMode::write);
     raw->exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   }
   Exe newer = cuconform_cli("history runs --db " + quote(db));
   INFO(newer.out);
   CHECK(newer.rc == 2);
-  CHECK(newer.out.find("schema version 99, newer than this cuconform knows (2)") != std::string::npos);
+  CHECK(newer.out.find("schema version 99, newer than this cuconform knows (" + std::to_string(kHistorySchemaVersion) + ")") != std::string::npos);
   Exe add = cuconform_cli("history add --db " + quote(db) + " " + quote(n.file(21)));
   CHECK(add.rc == 2);
   CHECK(add.out.find("nothing was stored") != std::string::npos);
@@ -414,7 +292,7 @@ TEST_CASE("history: a database that is not one is refused", "[host][history]") {
   CHECK(notdb.rc == 2);
   CHECK(notdb.out.find(dir + "/results.json") != std::string::npos);
   {
-    auto other = open_db(dir + "/other.sqlite", true);
+    auto other = open_db(dir + "/other.sqlite", DbMode::create);
     other->exec("CREATE TABLE accounts (id INTEGER)");
   }
   Exe foreign = cuconform_cli("history add --db " + quote(dir + "/other.sqlite") + " " + quote(small_nights().file(1)));
@@ -433,7 +311,7 @@ TEST_CASE("history: a database that is not one is refused", "[host][history]") {
 TEST_CASE("history: the committed baselines load, one configuration each", "[host][history][history-db]") {
   std::string db = fresh_db("baselines"), files;
   for (auto& e : fs::directory_iterator(CUCONFORM_BASELINES_DIR))
-    if (e.path().extension() == ".json") files += quote(e.path().string()) + " ";
+    if (e.path().extension() == ".gz") files += quote(e.path().string()) + " ";
   Exe add = cuconform_cli("history add --db " + quote(db) + " " + files);
   INFO(add.out);
   REQUIRE(add.rc == 0);
@@ -446,9 +324,12 @@ TEST_CASE("history: the committed baselines load, one configuration each", "[hos
     if (c["code_path"] == "sass") CHECK(c["runs"][0]["cases"].get<int>() >= 3927);
     else CHECK(c["runs"][0]["cases"].get<int>() > 1000);
   }
-  CHECK(labels == std::set<std::string>{"NVIDIA H100 80GB HBM3 · driver 580.159.04 · jit", "NVIDIA H100 80GB HBM3 · driver 580.159.04 · ptxas 12.8.93",
-                                        "NVIDIA H100 80GB HBM3 · driver 580.159.04 · sass", "NVIDIA H200 · driver 580.159.04 · jit",
-                                        "NVIDIA H200 · driver 580.159.04 · ptxas 12.8.93", "NVIDIA H200 · driver 580.159.04 · sass"});
+  CHECK(labels == std::set<std::string>{"NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · jit",
+                                        "NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · ptxas 12.8.93",
+                                        "NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · sass",
+                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · jit",
+                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · ptxas 12.8.93",
+                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · sass"});
   json changes = cli_json("history changes --format json --db " + quote(db));
   CHECK(changes["series"].size() == 6);
   for (auto& s : changes["series"]) CHECK(s["changes"].empty());
@@ -476,8 +357,8 @@ TEST_CASE("history report: timeline grid, trend plots, changes linked to their r
   REQUIRE(rep.rc == 0);
   std::string run_html = read_text(dir + "/run.html");
   CHECK(run_html.find("<section id=\"history\">") != std::string::npos);
-  CHECK(run_html.find("NVIDIA H200 · driver 590.44.01 · sass") != std::string::npos);
-  CHECK(run_html.find("NVIDIA H200 · driver 580.159.04 · sass</h3><div class=\"trends\">") == std::string::npos);  // other driver's plots left out
+  CHECK(run_html.find("NVIDIA H200 59680a8e @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);
+  CHECK(run_html.find("NVIDIA H200 59680a8e @ gpu-node-1 · driver 580.159.04 · sass</h3><div class=\"trends\">") == std::string::npos);  // other driver's plots left out
 }
 
 TEST_CASE("history: bad options exit 2 with a message", "[host][history]") {
