@@ -52,6 +52,7 @@ void read_case_head(const JsonField& c, CaseRow* row) {
   row->min_cc = c["min_cc"].str();
   row->arch = c["arch"].str();
   row->source = c["source"].str();
+  if (!c["basis"].is_null()) row->basis_json = json_text(c["basis"].value(), false);
   for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
   if (!c["tags"].is_null())
     for (auto& t : c["tags"].elements()) row->tags.push_back(t.text());
@@ -249,6 +250,7 @@ std::string fleet_json(const Fleet& f) {
     Json row = {{"name", c.name}, {"rule", c.rule}, {"area", c.area}, {"kind", c.kind}, {"min_cc", c.min_cc}};
     if (!c.arch.empty()) row["arch"] = c.arch;
     row["source"] = c.source;
+    if (!c.basis_json.empty()) row["basis"] = Json::parse(c.basis_json);
     Json& params = row["params"] = Json::object();
     for (auto& [k, v] : c.params) params[k] = v;
     row["tags"] = c.tags;

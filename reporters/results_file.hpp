@@ -53,6 +53,7 @@ struct CaseRow {
   std::string name, rule, area, kind, min_cc, arch, source;
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> tags;
+  std::string basis_json;  // the rule's optional `basis` as compact JSON (what the documents base it on); empty: none
   std::vector<std::optional<Outcome>> by_run;
 };
 
