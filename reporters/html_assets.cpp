@@ -9,7 +9,6 @@ namespace cuconform::html {
 const char* page_css() {
   return R"(
 :root{--pass:#2e7d32;--fail:#c62828;--timeout:#ef6c00;--crash:#6a1b9a;--ns:#9e9e9e;--planned:#90caf9;--navh:40px}
-*{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:0;color:#1f2328;background:#f6f7f9}
 header{background:#1f2937;color:#fff;padding:14px 28px}
 header h1{margin:0 0 2px;font-size:21px;overflow-wrap:anywhere}
@@ -74,6 +73,7 @@ details.grp .cnt{color:#57606a;font-weight:400}
 tr.failing td{background:#fff1f1}
 .note{color:#57606a;font-size:12px}
 .filters{display:flex;flex-wrap:wrap;gap:6px 12px;align-items:center;margin:4px 0 8px}
+.filters input,.filters select{box-sizing:border-box}
 .filters input[type=search]{flex:1 1 240px;min-width:0;max-width:460px;padding:4px 8px;font:inherit;border:1px solid #c8cfd6;border-radius:4px}
 .filters select,.filters button,button.more{font:inherit;font-size:13px;padding:2px 6px;max-width:100%}
 .chips{display:flex;flex-wrap:wrap;gap:4px 6px;align-items:center}

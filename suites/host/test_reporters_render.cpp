@@ -10,19 +10,12 @@ using namespace cuconform;
 using namespace cuconform::testing;
 namespace fs = std::filesystem;
 
-static std::string chromium() {
-  for (const char* c : {"chromium", "chromium-browser", "google-chrome"})
-    if (have_tool(c)) return c;
-  return "";
-}
-
 // Renders `html` to `png` at 1200x900 and checks a PNG of that size came out. The profile
 // folder is fresh each time and every network feature is off: the page must need none.
 static void check_screenshot(const std::string& browser, const std::string& html, const std::string& png) {
-  std::string cmd = "p=$(mktemp -d); timeout 120 " + browser +
-                    " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
-                    " --disable-component-update --disable-sync --user-data-dir=\"$p\" --screenshot='" + png +
-                    "' --window-size=1200,900 'file://" + html + "' >'" + png + ".log' 2>&1; rc=$?; rm -rf \"$p\"; exit $rc";
+  std::string cmd = "p=$(mktemp -d); timeout 120 " +
+                    chromium_command(browser, "--screenshot='" + png + "' --window-size=1200,900", "file://" + html) + " >'" + png +
+                    ".log' 2>&1; rc=$?; rm -rf \"$p\"; exit $rc";
   int status = std::system(cmd.c_str());
   INFO("chromium exit status " << status << ", log: " << read_text(png + ".log"));
   REQUIRE(fs::exists(png));
@@ -38,7 +31,7 @@ static void check_screenshot(const std::string& browser, const std::string& html
 }
 
 TEST_CASE("the HTML reports render in headless Chromium", "[host][reporters]") {
-  std::string browser = chromium();
+  std::string browser = chromium_browser();
   if (browser.empty()) {
     WARN("chromium is not installed: the HTML report was not rendered (apt-get install chromium)");
     return;

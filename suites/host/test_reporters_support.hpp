@@ -131,6 +131,22 @@ inline bool have_tool(const std::string& name) {
   return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
 }
 
+// The headless browser the rendering tests use (Debian's chromium), or "" when none is installed.
+inline std::string chromium_browser() {
+  for (const char* c : {"chromium", "chromium-browser", "google-chrome"})
+    if (have_tool(c)) return c;
+  return "";
+}
+
+// The command line that starts it: headless, every network feature off, a fresh profile folder
+// ($p, made and removed by the caller's shell), `args` and the page last.
+inline std::string chromium_command(const std::string& browser, const std::string& args, const std::string& url) {
+  return browser +
+         " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
+         " --disable-component-update --disable-sync --user-data-dir=\"$p\" " +
+         args + " '" + url + "'";
+}
+
 // Changes the verdict of case `name` in results JSON text (the file as results_json writes it).
 inline std::string with_verdict(std::string json, const std::string& name, const std::string& from, const std::string& to) {
   auto at = json.find("\"name\": \"" + name + "\"");
