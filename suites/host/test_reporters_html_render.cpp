@@ -20,16 +20,26 @@ namespace {
 
 constexpr int kHeight = 1200;
 
-const char* kProbe = R"(<script>addEventListener('load', function () {
-  var d = document.documentElement, out = {scroll_width: d.scrollWidth, client_width: d.clientWidth};
+// Added to a copy of the page: errors of the page's script are caught from the start; after the
+// load, `actions` (JavaScript: what a person would do) run, and what the page shows is written
+// into <pre id="probe"> as JSON.
+std::string with_probe(const std::string& page, const std::string& actions) {
+  const std::string catcher = "<script>window.probeErrors = []; addEventListener('error', function (e) { probeErrors.push(e.message); });</script>";
+  std::string copy = page;
+  auto head = copy.find("<head>");
+  REQUIRE(head != std::string::npos);
+  copy.insert(head + 6, catcher);
+  return copy + R"(<script>addEventListener('load', function () {
+  )" + actions + R"(
+  var d = document.documentElement, out = {scroll_width: d.scrollWidth, client_width: d.clientWidth, errors: probeErrors};
   var t = document.getElementById('cases');
   out.cases = !!t;
   out.cases_top = t ? Math.round(t.getBoundingClientRect().top) : null;
   out.rows = [].map.call(document.querySelectorAll('#ct tbody tr[data-name]'), function (r) { return r.getAttribute('data-name'); });
   out.count = (document.getElementById('cn') || {}).textContent || '';
   out.area = (document.getElementById('ca') || {}).value || '';
-  out.device = (document.getElementById('cd') || {}).value || '';
   out.verdicts = [].filter.call(document.querySelectorAll('#cv input'), function (c) { return c.checked; }).map(function (c) { return c.value; });
+  out.hash = location.hash;
   out.wide = [];
   [].forEach.call(document.querySelectorAll('body *'), function (e) {
     if (out.wide.length >= 8 || (e.parentElement && e.parentElement.closest('.tw'))) return;
@@ -41,6 +51,7 @@ const char* kProbe = R"(<script>addEventListener('load', function () {
   p.textContent = JSON.stringify(out);
   document.body.appendChild(p);
 });</script>)";
+}
 
 std::string chromium(const std::string& browser, const std::string& args, const std::string& url, const std::string& out) {
   std::string cmd = "p=$(mktemp -d); timeout 120 " + chromium_command(browser, args, url) + " >'" + out + "' 2>'" + out +
@@ -68,9 +79,10 @@ void screenshot(const std::string& browser, const std::string& html, int width, 
 }
 
 // The page at `width` (and address fragment `hash`), as its probe saw it.
-nlohmann::json probe(const std::string& browser, const std::string& html, int width, const std::string& hash = "") {
+nlohmann::json probe(const std::string& browser, const std::string& html, int width, const std::string& hash = "",
+                     const std::string& actions = "") {
   std::string copy = html + ".probe.html";
-  write_text(copy, read_text(html) + kProbe);
+  write_text(copy, with_probe(read_text(html), actions));
   std::string dom = chromium(browser, "--dump-dom --window-size=" + std::to_string(width) + "," + std::to_string(kHeight),
                              "file://" + copy + hash, copy + ".dom");
   fs::remove(copy);
@@ -92,6 +104,7 @@ void check_fits(const std::string& browser, const std::string& html, const std::
   INFO("sticking out: " << p["wide"].dump());
   CHECK(p["scroll_width"].get<int>() == p["client_width"].get<int>());
   CHECK(p["wide"].empty());
+  CHECK(p["errors"].empty());
 }
 
 // The page opened at a matrix link: the case list is there and in view, its filters show the
@@ -106,6 +119,7 @@ void check_landing(const std::string& browser, const std::string& html, const st
   for (auto& r : p["rows"]) rows.insert(r.get<std::string>());
   CHECK(rows == expected);
   CHECK(p["count"].get<std::string>().rfind(std::to_string(expected.size()) + " of ", 0) == 0);
+  CHECK(p["errors"].empty());
   std::smatch m;
   REQUIRE(std::regex_search(href, m, std::regex("area=([^&]+)")));
   CHECK(p["area"] == m[1].str());
@@ -148,6 +162,22 @@ TEST_CASE("report pages in headless Chromium: no wider than the window at 1400 a
     if (c.area == m[2].str() && c.by_run[0] && c.by_run[0]->verdict == Verdict::fail) failing.insert(c.name);
   REQUIRE(failing.size() == std::stoul(m[3].str()));
   check_landing(browser, run, m[1].str(), failing);
+
+  // A person's filters: "failures", then two words in the search box; the address keeps them.
+  nlohmann::json typed = probe(browser, run, 900, "",
+                               "document.querySelector('#cv button[data-set=\"fail,timeout,crash\"]').click();"
+                               "var q = document.getElementById('cq'); q.value = 'cache_policy evict_last';"
+                               "q.dispatchEvent(new Event('input'));");
+  std::set<std::string> found, rows;
+  for (auto& c : f.cases)
+    if (c.by_run[0] && is_failure(c.by_run[0]->verdict) && c.name.find("cache_policy") != std::string::npos &&
+        c.name.find("evict_last") != std::string::npos)
+      found.insert(c.name);
+  for (auto& r : typed["rows"]) rows.insert(r.get<std::string>());
+  REQUIRE_FALSE(found.empty());
+  CHECK(rows == found);
+  CHECK(typed["hash"] == "#cases?verdict=fail,timeout,crash&q=cache_policy%20evict_last");
+  CHECK(typed["errors"].empty());
 
   // A node's: that area's failures on the GPU that fails one case more (D3).
   Fleet n = load_results(node8_file);
