@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kHeight = 1200;
+constexpr unsigned kHeight = 1200;
 
 // Added to a copy of the page: errors of the page's script are caught from the start; after the
 // load, `actions` (JavaScript: what a person would do) run, and what the page shows is written
@@ -63,23 +63,8 @@ std::string chromium(const std::string& browser, const std::string& args, const 
   return read_text(out);
 }
 
-void screenshot(const std::string& browser, const std::string& html, int width, const std::string& png) {
-  chromium(browser, "--screenshot='" + png + "' --window-size=" + std::to_string(width) + "," + std::to_string(kHeight), "file://" + html,
-           png + ".out");
-  fs::remove(png + ".out");
-  std::string data = read_text(png);
-  REQUIRE(data.size() > 2000);
-  REQUIRE(data.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
-  auto be32 = [&](std::size_t at) {
-    return (static_cast<unsigned char>(data[at]) << 24) | (static_cast<unsigned char>(data[at + 1]) << 16) |
-           (static_cast<unsigned char>(data[at + 2]) << 8) | static_cast<unsigned char>(data[at + 3]);
-  };
-  CHECK(be32(16) == width);  // IHDR
-  CHECK(be32(20) == kHeight);
-}
-
 // The page at `width` (and address fragment `hash`), as its probe saw it.
-nlohmann::json probe(const std::string& browser, const std::string& html, int width, const std::string& hash = "",
+nlohmann::json probe(const std::string& browser, const std::string& html, unsigned width, const std::string& hash = "",
                      const std::string& actions = "") {
   std::string copy = html + ".probe.html";
   write_text(copy, with_probe(read_text(html), actions));
@@ -97,9 +82,9 @@ nlohmann::json probe(const std::string& browser, const std::string& html, int wi
   return nlohmann::json::parse(text);
 }
 
-void check_fits(const std::string& browser, const std::string& html, const std::string& name, int width, const fs::path& shots) {
+void check_fits(const std::string& browser, const std::string& html, const std::string& name, unsigned width, const fs::path& shots) {
   INFO(name << " at " << width << " px");
-  screenshot(browser, html, width, (shots / (name + "-" + std::to_string(width) + ".png")).string());
+  check_screenshot(browser, html, (shots / (name + "-" + std::to_string(width) + ".png")).string(), width, kHeight);
   nlohmann::json p = probe(browser, html, width);
   INFO("sticking out: " << p["wide"].dump());
   CHECK(p["scroll_width"].get<int>() == p["client_width"].get<int>());
@@ -146,7 +131,7 @@ TEST_CASE("report pages in headless Chromium: no wider than the window at 1400 a
   std::string node8_file = make_node(baseline, 8, dir);
   std::string node8_page = report_page(node8_file, node8);
 
-  for (int width : {1400, 900}) {
+  for (unsigned width : {1400u, 900u}) {
     check_fits(browser, run, "run", width, shots);
     check_fits(browser, node2, "node2", width, shots);
     check_fits(browser, node8, "node8", width, shots);
