@@ -1,6 +1,6 @@
 #pragma once
-// The human reports of a results or fleet file: one self-contained HTML page (inline CSS and
-// SVG, no scripts, nothing fetched) and a Markdown summary for CI job pages.
+// The human reports of a results or fleet file: one self-contained HTML page (inline CSS, SVG
+// and script; nothing fetched, no other file) and a Markdown summary for CI job pages.
 #include <string>
 
 #include "reporters/known_list.hpp"

@@ -44,7 +44,7 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
     o << "- device: " << cell(run.device_line()) << (run.dev("uuid").empty() ? "" : " (`" + run.dev("uuid") + "`)") << "\n";
     o << "- suite " << run.get(run.suite, "version") << " (" << run.get(run.suite, "commit") << "), built with CUDA "
       << run.get(run.suite, "built_with_cuda") << " for " << run.get(run.suite, "archs") << "\n";
-    o << "- host " << run.get(run.run, "host") << ", started " << run.get(run.run, "started") << ", file `" << source << "`\n";
+    o << "- host " << run.get(run.run, "host") << ", started " << run.get(run.run, "started") << ", file `" << display_path(source) << "`\n";
     if (!html_name.empty()) o << "- full report: `" << html_name << "`\n";
     o << "\n| area |";
     for (Verdict v : all_verdicts()) o << " " << to_string(v) << " |";
@@ -66,8 +66,15 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
       // Grouped: what the known list does not explain first, then known failures by class.
       o << "\n### Failing cases (" << failing << ")\n";
       int shown = 0;
+      // As in the HTML report, the known findings are collapsed, one group per class.
       for (auto& g : failures_by_class(f, 0, known)) {
-        o << "\n**" << g.title << "** (" << g.cases.size() << ")\n\n| case | verdict | reason | expected | observed | known |\n|---|---|---|---|---|---|\n";
+        if (shown >= kMaxRows) break;
+        const bool collapsed = g.known != FailureGroup::Known::no;
+        if (collapsed)
+          o << "\n<details><summary>" << g.title << " (" << g.cases.size() << ")</summary>\n\n";
+        else
+          o << "\n**" << g.title << "** (" << g.cases.size() << ")\n\n";
+        o << "| case | verdict | reason | expected | observed | known |\n|---|---|---|---|---|---|\n";
         for (const CaseRow* c : g.cases) {
           if (shown >= kMaxRows) break;
           const Outcome& r = *c->by_run[0];
@@ -75,6 +82,7 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
             << cell(r.observed, 100) << " | " << cell(known_label(known, *c, run)) << " |\n";
           ++shown;
         }
+        if (collapsed) o << "\n</details>\n";
       }
       more(shown, failing);
     }
@@ -130,14 +138,18 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
     }
     o << "\n";
   }
-  std::vector<const CaseRow*> differ;
+  // As in the HTML report: the cases whose verdicts differ between devices first, then those
+  // failing on every device.
+  std::vector<const CaseRow*> differ, fail_all;
   for (auto& c : f.cases) {
     std::set<std::string> vs;
     bool fails = false;
     for (auto& r : c.by_run)
       if (r) vs.insert(to_string(r->verdict)), fails |= is_failure(r->verdict);
-    if (fails || vs.size() > 1) differ.push_back(&c);
+    if (vs.size() > 1) differ.push_back(&c);
+    else if (fails) fail_all.push_back(&c);
   }
+  differ.insert(differ.end(), fail_all.begin(), fail_all.end());
   if (!differ.empty()) {
     o << "\n### Cases that fail somewhere or differ between devices (" << differ.size() << ")\n\n| case |";
     for (std::size_t i = 0; i < f.runs.size(); ++i) o << " D" << i + 1 << " |";

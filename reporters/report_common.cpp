@@ -3,6 +3,7 @@
 
 #include <regex>
 #include <set>
+#include <sstream>
 
 namespace cuconform {
 
@@ -39,6 +40,10 @@ std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo&
 }
 
 std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known) {
+  return failures_by_class(f, std::vector<std::size_t>{run}, known);
+}
+
+std::vector<FailureGroup> failures_by_class(const Fleet& f, const std::vector<std::size_t>& runs, const KnownList* known) {
   std::vector<FailureGroup> g;
   using Known = FailureGroup::Known;
   g.push_back({"not in the known list", {}});
@@ -50,20 +55,26 @@ std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, con
     g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}, Known::failure, c});
   g.push_back({"known, unclassified", {}, Known::failure, FindingClass::none});
   g.push_back({"known flakes", {}, Known::flake});
-  const RunInfo& info = f.runs.at(run);
+  const std::size_t flakes = g.size() - 1;
+  const auto& all = finding_classes();
   for (auto& c : f.cases) {
-    if (!c.by_run[run] || !is_failure(c.by_run[run]->verdict)) continue;
-    std::size_t at = 0;
-    if (known && known->flake(c, &info)) {
-      at = g.size() - 1;
-    } else if (const KnownEntry* e = known ? known->failure(c, &info) : nullptr) {
-      const auto& all = finding_classes();
-      auto it = std::find(all.begin(), all.end(), e->cls);
-      at = first_class + (it == all.end() ? all.size() : static_cast<std::size_t>(it - all.begin()));
-    } else if (c.basis == "toolchain") {
-      at = 1;
+    std::size_t at = flakes + 1;  // none yet
+    for (std::size_t run : runs) {
+      if (!c.by_run[run] || !is_failure(c.by_run[run]->verdict)) continue;
+      const RunInfo& info = f.runs.at(run);
+      std::size_t here = c.basis == "toolchain" ? 1 : 0;
+      if (known && known->flake(c, &info)) {
+        here = flakes;
+      } else if (const KnownEntry* e = known ? known->failure(c, &info) : nullptr) {
+        auto it = std::find(all.begin(), all.end(), e->cls);
+        here = first_class + (it == all.end() ? all.size() : static_cast<std::size_t>(it - all.begin()));
+      }
+      // Not explained anywhere beats a toolchain change, which beats a known failure, which beats
+      // a flake; among known failures the first run's class stands.
+      if (at > flakes || (here < first_class && here < at) || (at == flakes && here != flakes)) at = here;
+      if (at == 0) break;
     }
-    g[at].cases.push_back(&c);
+    if (at <= flakes) g[at].cases.push_back(&c);
   }
   std::vector<FailureGroup> out;
   for (auto& x : g)
@@ -81,6 +92,37 @@ int failures_in(const Fleet& f, std::size_t run) {
   int n = 0;
   for (auto& c : f.cases) n += c.by_run[run] && is_failure(c.by_run[run]->verdict);
   return n;
+}
+
+std::vector<std::string> run_column_labels(const Fleet& f) {
+  std::vector<std::vector<std::string>> words;
+  for (auto& r : f.runs) {
+    std::vector<std::string> w;
+    std::istringstream in(r.label);
+    for (std::string t; in >> t;) w.push_back(t);
+    words.push_back(w);
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    std::string s;
+    for (auto& t : words[i]) {
+      bool everywhere = words.size() > 1;
+      for (auto& other : words) everywhere = everywhere && std::find(other.begin(), other.end(), t) != other.end();
+      if (!everywhere) s += (s.empty() ? "" : " ") + t;
+    }
+    out.push_back(s.empty() ? f.runs[i].label : s);
+  }
+  return out;
+}
+
+std::string display_path(const std::string& path) {
+  bool absolute = !path.empty() && (path[0] == '/' || path[0] == '\\' ||
+                                    (path.size() > 2 && path[1] == ':' && (path[2] == '/' || path[2] == '\\')));
+  if (!absolute) return path;
+  std::string p = path;
+  while (p.size() > 1 && (p.back() == '/' || p.back() == '\\')) p.pop_back();
+  auto at = p.find_last_of("/\\");
+  return at == std::string::npos ? p : p.substr(at + 1);
 }
 
 std::string verdict_abbrev(const std::string& v) {

@@ -30,8 +30,20 @@ struct FailureGroup {
   FindingClass cls = FindingClass::none;  // of a group of known failures
 };
 std::vector<FailureGroup> failures_by_class(const Fleet& f, std::size_t run, const KnownList* known);
+// The same over several runs (a node, a fleet): a case that fails on any of them, in the group
+// of its worst explanation: not in the known list on some run where it fails, else a known
+// failure (the class of the first run that has one), else a known flake.
+std::vector<FailureGroup> failures_by_class(const Fleet& f, const std::vector<std::size_t>& runs, const KnownList* known);
 std::vector<std::string> areas_of(const Fleet& f);  // sorted
 int failures_in(const Fleet& f, std::size_t run);
 std::string verdict_abbrev(const std::string& v);  // P F T C NS PL
+// What tells each run of a fleet from the others, for a narrow column head under "D1": the
+// words of its label that not every label has ("#1 5f0c2a9e" of "NVIDIA H200 #1 5f0c2a9e @
+// node7" on a node); the whole label when nothing is left.
+std::vector<std::string> run_column_labels(const Fleet& f);
+// A path as a report shows it: relative paths as given, absolute ones by their last component
+// (a results file by its name, a specs folder as "specs"), so no report names a folder of the
+// machine that built or ran the suite.
+std::string display_path(const std::string& path);
 
 }  // namespace cuconform

@@ -58,7 +58,18 @@ std::string svg_bar_chart(const ChartSpec& spec, const std::vector<BarGroup>& gr
   for (auto& g : groups) longest = std::max(longest, std::min<std::size_t>(g.label.size(), 44));
   const double label_w = std::clamp(6.3 * static_cast<double>(longest) + 10, 60.0, 290.0);
   const double value_w = 64, plot_x = label_w, plot_w = std::max(80.0, spec.width - label_w - value_w);
-  const double legend_h = nser > 1 ? 18 : 0, top = 22 + legend_h;
+  // The legend wraps onto further lines when the series' names do not fit the width.
+  std::ostringstream legend;
+  double lx = plot_x, ly = 2;
+  if (nser > 1)
+    for (std::size_t i = 0; i < nser; ++i) {
+      double item = 24 + 6.3 * static_cast<double>(spec.series[i].size());
+      if (lx > plot_x && lx + item > spec.width) lx = plot_x, ly += 16;
+      legend << "<rect x=\"" << fmt(lx) << "\" y=\"" << fmt(ly) << "\" width=\"10\" height=\"10\" fill=\"" << kPalette[i % 8] << "\"/>";
+      legend << "<text x=\"" << fmt(lx + 14) << "\" y=\"" << fmt(ly + 9) << "\" class=\"cl\">" << xml_escape(spec.series[i]) << "</text>";
+      lx += item;
+    }
+  const double legend_h = nser > 1 ? ly + 16 : 0, top = 4 + legend_h;
   const double group_h = bar_h * static_cast<double>(nser) + gap;
   const double height = top + group_h * static_cast<double>(groups.size()) + 18;
 
@@ -70,19 +81,13 @@ std::string svg_bar_chart(const ChartSpec& spec, const std::vector<BarGroup>& gr
   if (hi - lo <= 0) hi = lo + 1;
   auto x_of = [&](double v) { return plot_x + (v - lo) / (hi - lo) * plot_w; };
 
+  // The title is HTML above the picture, so a long one wraps instead of being cut; the picture
+  // scales down with the page (the CSS gives it max-width: 100%).
   std::ostringstream s;
-  s << "<svg class=\"chart\" width=\"" << spec.width << "\" height=\"" << fmt(height)
-    << "\" viewBox=\"0 0 " << spec.width << " " << fmt(height) << "\" role=\"img\" aria-label=\"" << xml_escape(spec.title) << "\">";
-  s << "<text x=\"0\" y=\"14\" class=\"ct\">" << xml_escape(spec.title)
-    << (spec.unit.empty() ? "" : " (" + xml_escape(spec.unit) + ")") << "</text>";
-  if (nser > 1) {
-    double lx = plot_x;
-    for (std::size_t i = 0; i < nser; ++i) {
-      s << "<rect x=\"" << fmt(lx) << "\" y=\"24\" width=\"10\" height=\"10\" fill=\"" << kPalette[i % 8] << "\"/>";
-      s << "<text x=\"" << fmt(lx + 14) << "\" y=\"33\" class=\"cl\">" << xml_escape(spec.series[i]) << "</text>";
-      lx += 24 + 6.3 * static_cast<double>(spec.series[i].size());
-    }
-  }
+  s << "<figure class=\"chart\" style=\"width:" << spec.width << "px\"><figcaption>" << xml_escape(spec.title)
+    << (spec.unit.empty() ? "" : " (" + xml_escape(spec.unit) + ")") << "</figcaption>";
+  s << "<svg width=\"" << spec.width << "\" height=\"" << fmt(height) << "\" viewBox=\"0 0 " << spec.width << " " << fmt(height)
+    << "\" role=\"img\" aria-label=\"" << xml_escape(spec.title) << "\">" << legend.str();
   s << "<line x1=\"" << fmt(x_of(0)) << "\" y1=\"" << fmt(top - 2) << "\" x2=\"" << fmt(x_of(0)) << "\" y2=\""
     << fmt(height - 16) << "\" stroke=\"#888\" stroke-width=\"1\"/>";
   for (std::size_t gi = 0; gi < groups.size(); ++gi) {
@@ -96,9 +101,10 @@ std::string svg_bar_chart(const ChartSpec& spec, const std::vector<BarGroup>& gr
       double x1 = x_of(std::min(0.0, v)), x2 = x_of(std::max(0.0, v));
       std::string color = nser == 1 && !g.color.empty() ? g.color : kPalette[i % 8];
       s << "<rect x=\"" << fmt(x1) << "\" y=\"" << fmt(y) << "\" width=\"" << fmt(std::max(1.0, x2 - x1)) << "\" height=\""
-        << fmt(bar_h - 2) << "\" fill=\"" << color << "\"><title>" << xml_escape(g.label)
-        << (nser > 1 ? " " + xml_escape(spec.series[i]) : "") << ": " << short_number(v) << "</title></rect>";
-      s << "<text x=\"" << fmt(x2 + 4) << "\" y=\"" << fmt(y + bar_h - 4) << "\" class=\"cv\">" << short_number(v) << "</text>";
+        << fmt(bar_h - 2) << "\" fill=\"" << color << "\">";
+      // The value is written beside the bar; a tooltip names the series where there are several.
+      if (nser > 1) s << "<title>" << xml_escape(spec.series[i]) << ": " << short_number(v) << "</title>";
+      s << "</rect><text x=\"" << fmt(x2 + 4) << "\" y=\"" << fmt(y + bar_h - 4) << "\" class=\"cv\">" << short_number(v) << "</text>";
     }
   }
   if (std::isfinite(spec.reference)) {
@@ -109,11 +115,11 @@ std::string svg_bar_chart(const ChartSpec& spec, const std::vector<BarGroup>& gr
   }
   s << "<text x=\"" << fmt(x_of(0)) << "\" y=\"" << fmt(height - 4) << "\" class=\"cv\" text-anchor=\"middle\">"
     << short_number(lo) << "</text>";
-  s << "</svg>";
+  s << "</svg></figure>";
   return s.str();
 }
 
-std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::string>>& parts, int width) {
+std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::string>>& parts, int width, bool with_legend) {
   int total = 0;
   for (auto& p : parts) total += std::get<1>(p);
   // The legend wraps to further lines when it does not fit the width.
@@ -128,7 +134,7 @@ std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::stri
   }
   double lx = 0, ly = 28;
   for (auto& [label, n, color] : parts) {
-    if (n == 0) continue;
+    if (n == 0 || !with_legend) continue;
     std::string t = label + " " + std::to_string(n);
     double item = 26 + 6.5 * static_cast<double>(t.size());
     if (lx > 0 && lx + item > width) lx = 0, ly += 15;
@@ -136,7 +142,7 @@ std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::stri
            << fmt(lx + 14) << "\" y=\"" << fmt(ly + 9) << "\" class=\"cl\">" << xml_escape(t) << "</text>";
     lx += item;
   }
-  double height = ly + 16;
+  double height = with_legend ? ly + 16 : 18;
   std::ostringstream s;
   s << "<svg class=\"stack\" width=\"" << width << "\" height=\"" << fmt(height) << "\" viewBox=\"0 0 " << width << " "
     << fmt(height) << "\" role=\"img\" aria-label=\"verdicts\">" << bars.str() << legend.str() << "</svg>";

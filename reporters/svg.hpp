@@ -1,6 +1,7 @@
 #pragma once
 // Inline SVG charts for the HTML report: no scripts, no fonts, no network; each chart is one
-// <svg> element with <title> tooltips, so the page stays a single self-contained file.
+// <figure> (an HTML caption, which wraps, and one <svg> with <title> tooltips), so the page
+// stays a single self-contained file.
 #include <limits>
 #include <string>
 #include <tuple>
@@ -25,8 +26,9 @@ struct ChartSpec {
 };
 
 std::string svg_bar_chart(const ChartSpec& spec, const std::vector<BarGroup>& groups);
-// One 100%-wide bar split by (label, count, colour), with a legend below.
-std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::string>>& parts, int width);
+// One 100%-wide bar split by (label, count, colour), with a legend below unless `legend` is false
+// (each part still has its tooltip).
+std::string svg_stacked(const std::vector<std::tuple<std::string, int, std::string>>& parts, int width, bool legend = true);
 const char* verdict_color(const std::string& verdict);
 std::string short_number(double v);  // 3 significant digits, k/M suffixes
 

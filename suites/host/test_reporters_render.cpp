@@ -10,35 +10,8 @@ using namespace cuconform;
 using namespace cuconform::testing;
 namespace fs = std::filesystem;
 
-static std::string chromium() {
-  for (const char* c : {"chromium", "chromium-browser", "google-chrome"})
-    if (have_tool(c)) return c;
-  return "";
-}
-
-// Renders `html` to `png` at 1200x900 and checks a PNG of that size came out. The profile
-// folder is fresh each time and every network feature is off: the page must need none.
-static void check_screenshot(const std::string& browser, const std::string& html, const std::string& png) {
-  std::string cmd = "p=$(mktemp -d); timeout 120 " + browser +
-                    " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
-                    " --disable-component-update --disable-sync --user-data-dir=\"$p\" --screenshot='" + png +
-                    "' --window-size=1200,900 'file://" + html + "' >'" + png + ".log' 2>&1; rc=$?; rm -rf \"$p\"; exit $rc";
-  int status = std::system(cmd.c_str());
-  INFO("chromium exit status " << status << ", log: " << read_text(png + ".log"));
-  REQUIRE(fs::exists(png));
-  std::string data = read_text(png);
-  REQUIRE(data.size() > 2000);
-  CHECK(data.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
-  auto be32 = [&](std::size_t at) {
-    return (static_cast<unsigned char>(data[at]) << 24) | (static_cast<unsigned char>(data[at + 1]) << 16) |
-           (static_cast<unsigned char>(data[at + 2]) << 8) | static_cast<unsigned char>(data[at + 3]);
-  };
-  CHECK(be32(16) == 1200);  // IHDR width
-  CHECK(be32(20) == 900);   // IHDR height
-}
-
 TEST_CASE("the HTML reports render in headless Chromium", "[host][reporters]") {
-  std::string browser = chromium();
+  std::string browser = chromium_browser();
   if (browser.empty()) {
     WARN("chromium is not installed: the HTML report was not rendered (apt-get install chromium)");
     return;
@@ -50,8 +23,8 @@ TEST_CASE("the HTML reports render in headless Chromium", "[host][reporters]") {
   REQUIRE(cuconform_cli("report '" + dir + "/a.json' --html '" + dir + "/report.html'").rc == 0);
   REQUIRE(cuconform_cli("merge '" + dir + "/a.json' '" + dir + "/b.json' -o '" + dir + "/fleet.json'").rc == 0);
   REQUIRE(cuconform_cli("report '" + dir + "/fleet.json' --html '" + dir + "/fleet.html'").rc == 0);
-  check_screenshot(browser, dir + "/report.html", dir + "/report.png");
-  check_screenshot(browser, dir + "/fleet.html", dir + "/fleet.png");
+  check_screenshot(browser, dir + "/report.html", dir + "/report.png", 1200, 900);
+  check_screenshot(browser, dir + "/fleet.html", dir + "/fleet.png", 1200, 900);
   // Kept for a person to look at when CUCONFORM_KEEP_SCREENSHOTS is set.
   if (std::getenv("CUCONFORM_KEEP_SCREENSHOTS")) {
     WARN("screenshots: " << dir << "/report.png, " << dir << "/fleet.png");

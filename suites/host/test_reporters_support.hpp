@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -129,6 +130,46 @@ inline Exe cuconform_cli(const std::string& args, const std::string& env = "") {
 
 inline bool have_tool(const std::string& name) {
   return std::system(("command -v " + name + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// The headless browser the rendering tests use (Debian's chromium), or "" when none is installed.
+inline std::string chromium_browser() {
+  for (const char* c : {"chromium", "chromium-browser", "google-chrome"})
+    if (have_tool(c)) return c;
+  return "";
+}
+
+// The command line that starts it: headless, every network feature off, a fresh profile folder
+// ($p, made and removed by the caller's shell), `args` and the page last.
+inline std::string chromium_command(const std::string& browser, const std::string& args, const std::string& url) {
+  return browser +
+         " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking"
+         " --disable-component-update --disable-sync --user-data-dir=\"$p\" " +
+         args + " '" + url + "'";
+}
+
+// Renders the page `html` to `png` in a window `width` x `height` and checks a PNG of that size
+// came out. The profile folder is fresh each time and every network feature is off: the page
+// must need none.
+inline void check_screenshot(const std::string& browser, const std::string& html, const std::string& png, unsigned width,
+                             unsigned height) {
+  std::string cmd = "p=$(mktemp -d); timeout 120 " +
+                    chromium_command(browser, "--screenshot='" + png + "' --window-size=" + std::to_string(width) + "," + std::to_string(height),
+                                     "file://" + html) +
+                    " >'" + png + ".log' 2>&1; rc=$?; rm -rf \"$p\"; exit $rc";
+  int status = std::system(cmd.c_str());
+  INFO("chromium exit status " << status << ", log: " << read_text(png + ".log"));
+  REQUIRE(std::filesystem::exists(png));
+  std::filesystem::remove(png + ".log");
+  std::string data = read_text(png);
+  REQUIRE(data.size() > 2000);
+  CHECK(data.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+  auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned>(static_cast<unsigned char>(data[at])) << 24) | (static_cast<unsigned char>(data[at + 1]) << 16) |
+           (static_cast<unsigned char>(data[at + 2]) << 8) | static_cast<unsigned char>(data[at + 3]);
+  };
+  CHECK(be32(16) == width);  // IHDR
+  CHECK(be32(20) == height);
 }
 
 // Changes the verdict of case `name` in results JSON text (the file as results_json writes it).
