@@ -20,6 +20,7 @@
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/util/output_file.hpp"
 #include "harness/util/run_cache.hpp"
 #include "harness/util/tools.hpp"
 #include "reporters/console.hpp"
@@ -102,7 +103,7 @@ std::string per_gpu_path(const std::string& path, int index) {
 bool check_writable(const std::vector<std::string>& files, std::string* error) {
   namespace fs = std::filesystem;
   for (const std::string& f : files) {
-    if (f.empty()) continue;
+    if (f.empty() || !output_replaces_file(f)) continue;  // stdout, a FIFO, a device: written into at the end
     const fs::path dir = fs::path(f).has_parent_path() ? fs::path(f).parent_path() : fs::path(".");
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -291,7 +292,8 @@ int cmd_run(const Options& o) {
   auto snapshot = [&]() {
     for (int i = 0; i < n; ++i) {
       const auto gi = static_cast<std::size_t>(i);
-      if (json_of[gi].empty()) continue;
+      // Only a regular file is rewritten as the run goes; stdout or a FIFO gets the final report once.
+      if (json_of[gi].empty() || !output_replaces_file(json_of[gi])) continue;
       RunReport snap = common;
       snap.cut_off = "running";
       snap.finished_utc = utc_now_iso8601();

@@ -209,6 +209,11 @@ std::string failures_section(const Fleet& f, const KnownList* known) {
       for (const CaseRow* c : g.cases) card(*c, false);
       continue;
     }
+    if (g.known == FailureGroup::Known::toolchain) {  // a change to look at, open: not a finding
+      o << "<h3 id=\"toolchain-changes\">" << esc(g.title) << " (" << g.cases.size() << ")</h3>";
+      for (const CaseRow* c : g.cases) card(*c, false);
+      continue;
+    }
     if (!known_head) {
       o << "<h3 id=\"known-findings\">Known findings (" << n.known + n.flakes << "), by class</h3>";
       known_head = true;
