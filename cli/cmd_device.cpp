@@ -6,6 +6,8 @@
 
 namespace cuconform {
 
+namespace {
+
 int cmd_device(const Options&) {
   std::cout << "suite:   cuconform " << CUCONFORM_VERSION << " (" << CUCONFORM_COMMIT << ")\n";
   std::cout << "toolkit: CUDA " << CUCONFORM_TOOLKIT << "; SASS and PTX for " << CUCONFORM_SASS_ARCHS << "\n";
@@ -24,5 +26,12 @@ int cmd_device(const Options&) {
   std::cout << "code:    " << d.code_path << "\n";
   return kExitOk;
 }
+
+}  // namespace
+
+const VerbRegistration kDeviceVerb("device",
+                                   "the GPU, its compute capability, SMs and driver; the toolkit and archs built in "
+                                   "(exit 3 without a GPU)",
+                                   cmd_device, [](Verb&) {});
 
 }  // namespace cuconform

@@ -66,18 +66,6 @@ void fill_entries(RunReport& run, const std::vector<const Case*>& cases, const s
   }
 }
 
-// The known list the summary reads: --known FILE, else $CUCONFORM_KNOWN, else the one beside the
-// specs (a source tree's ci/baselines/known.yaml); a run without one says nothing of known findings.
-std::string known_list_path(const Options& o, const Catalog& cat) {
-  if (o.has("--known")) return o.get("--known");
-  if (const char* env = std::getenv("CUCONFORM_KNOWN")) return env;
-  std::error_code ec;
-  const std::filesystem::path beside = std::filesystem::path(cat.dir) / ".." / "ci" / "baselines" / "known.yaml";
-  return std::filesystem::is_regular_file(beside, ec) ? std::filesystem::weakly_canonical(beside, ec).string() : "";
-}
-
-}  // namespace
-
 int cmd_run(const Options& o) {
   const auto process_start = std::chrono::steady_clock::now();
   Catalog cat;
@@ -113,13 +101,11 @@ int cmd_run(const Options& o) {
     return kExitBadInput;
   }
   std::optional<KnownList> known;
-  if (const std::string path = known_list_path(o, cat); !path.empty()) {
-    try {
-      known = load_known(path);
-    } catch (const std::exception& e) {
-      std::cerr << "cuconform run: known list: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  try {
+    known = load_known_list(o, cat.dir, nullptr);  // the summary names the file
+  } catch (const std::exception& e) {
+    std::cerr << "cuconform run: known list: " << e.what() << "\n";
+    return kExitBadInput;
   }
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
@@ -258,5 +244,32 @@ int cmd_run(const Options& o) {
   }
   return run.failures() ? kExitFailed : kExitOk;
 }
+
+}  // namespace
+
+const VerbRegistration kRunVerb("run", "run the selected cases on the local GPU; reports go to results/", cmd_run, [](Verb& v) {
+  v.filters()
+      .about("Exit 0: nothing failed, 1: something failed (known findings too: compare gates a night against its "
+             "baseline), 3: no case could run on a GPU, 128+N: stopped by signal N (the results of the finished cases "
+             "are still written, marked cut off).")
+      .value("--out", "DIR", "where results.json and junit.xml go (default results/)", ValueHint::dir)
+      .value("--json", "FILE", "the results file (instead of DIR/results.json)", ValueHint::file)
+      .value("--junit", "FILE", "the JUnit file (instead of DIR/junit.xml)", ValueHint::file)
+      .value("--rerun", "N", "re-run each failure up to N times (0-10) in a fresh worker; a later pass is a flake, never a pass")
+      .value("--codegen", "sass|jit|ptxas=FILE",
+             "the code path under test: the SASS nvcc embedded (default), the driver's JIT of the embedded PTX, or that "
+             "PTX assembled by another ptxas", ValueHint::choices, {"sass", "jit", "ptxas="})
+      .value("--jobs", "N",
+             "GPU lanes side by side for shared cases (default: from the GPU's SMs and memory and the CPU cores, at most "
+             "8; $CUCONFORM_JOBS); timed cases get the GPU to themselves, isolated cases run last, one at a time")
+      .value("--known", "FILE",
+             "the recorded findings the summary counts failures against (default: $CUCONFORM_KNOWN, else "
+             "ci/baselines/known.yaml beside the specs; '' for none); the exit code does not change", ValueHint::file)
+      .flag("--timing", "where the run's time went, and the 20 slowest rules")
+      .flag("--verbose", "every case's expected and observed values")
+      .flag("--isolated-beside",
+            "run the isolated cases beside the parallel lanes: faster, and unsafe (twice a fault beside running work "
+            "left an H100 needing a reset)");
+});
 
 }  // namespace cuconform
