@@ -1,5 +1,6 @@
 // compare, with no flag, of two back-to-back runs of one configuration (same commit, identical
-// verdicts) exits 0, with and without --history; a real move still gates.
+// verdicts) exits 0, with and without --history; a real move still gates. report, with no flag,
+// counts the same findings as known.
 //
 // BASE: the committed whole runs ci/baselines/NVIDIA-H100-80GB-HBM3_driver-580.159.04.json and
 // ci/baselines/NVIDIA-H200_driver-580.159.04.json (nvcc SASS, 4,866 cases). NEW: BASE as a second
@@ -101,6 +102,17 @@ TEST_CASE("compare of two back-to-back runs of one configuration exits 0 with no
     CHECK(has(bare.out, "known list: none ($CUCONFORM_KNOWN is empty)"));
     CHECK(number_before(bare.out, "measurement\\(s\\) moved") > 100);
   }
+
+  // report, with no flag, reads the same list: the 104 findings are known, by class.
+  const std::string h100 = std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H100-80GB-HBM3_driver-580.159.04.json";
+  const Exe report = cuconform_cli("report '" + h100 + "' --md '" + dir + "/report.md'", "env -u CUCONFORM_KNOWN");
+  INFO(report.out);
+  CHECK(report.rc == 0);
+  CHECK(has(report.out, "/ci/baselines/known.yaml (beside the specs)"));
+  const std::string md = read_text(dir + "/report.md");
+  CHECK(has(md, "104 failed (104 known)"));
+  CHECK(has(md, "**known, runtime: wrong data or a fault at run time** (57)"));
+  CHECK_FALSE(has(md, "not in the known list"));
 
   // A real move: an L1 hit (81 cycles) that became a miss (456), beyond load latency's 50%.
   const std::string base = std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H100-80GB-HBM3_driver-580.159.04.json";
