@@ -49,6 +49,9 @@ Verb& Verb::choice(const std::string& flag, const std::vector<std::string>& valu
 Verb& Verb::flag(const std::string& flag, const std::string& help) { return add({flag, "", help}); }
 
 Verb& Verb::filters() {
+  for (auto& f : filter_options())
+    for (auto& o : own_)
+      if (o.flag == f.flag) bad_declaration("'" + path() + "' declares the filter " + f.flag + " itself");
   filters_ = true;
   return *this;
 }

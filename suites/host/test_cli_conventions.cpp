@@ -105,7 +105,7 @@ TEST_CASE("every verb and subcommand answers --help and -h with exit 0; --versio
   CHECK(has(version.output, std::string("(commit ") + CUCONFORM_COMMIT + ")"));
 }
 
-TEST_CASE("--opt=value, and the filters and --specs before the verb, mean what they mean after it", "[host][cli]") {
+TEST_CASE("an option as --opt=value, and the filters and --specs before the verb, mean what they mean after it", "[host][cli]") {
   const ToolRun spaced = cli({"list", "--area", "ldgsts", "--kind", "positive"});
   REQUIRE(spaced.exit_code == 0);
   CHECK(has(spaced.output, "ldgsts."));

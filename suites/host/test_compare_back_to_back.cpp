@@ -66,6 +66,15 @@ std::string back_to_back(const std::string& base_file, int nth) {
   return j.dump(1);
 }
 
+// The run with one L1 hit (81 cycles) turned into a miss (456): beyond load latency's 50%, and
+// far off any history of hits.
+std::string with_l1_miss(const std::string& results) {
+  nlohmann::json j = nlohmann::json::parse(results);
+  for (auto& c : j["cases"])
+    if (c["name"] == "ldgsts.l1.partial_line_reuse.ca16.offset16") c["measurements"]["l1_hit_control_cycles"] = 456;
+  return j.dump(1);
+}
+
 // A compare with the known list found as a user's would be: beside the specs, no flag, no $CUCONFORM_KNOWN.
 Exe compare_default(const std::string& args) { return cuconform_cli("compare " + args, "env -u CUCONFORM_KNOWN"); }
 
@@ -116,10 +125,7 @@ TEST_CASE("compare of two back-to-back runs of one configuration exits 0 with no
 
   // A real move: an L1 hit (81 cycles) that became a miss (456), beyond load latency's 50%.
   const std::string base = std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H100-80GB-HBM3_driver-580.159.04.json";
-  nlohmann::json slower = nlohmann::json::parse(back_to_back(base, 1));
-  for (auto& c : slower["cases"])
-    if (c["name"] == "ldgsts.l1.partial_line_reuse.ca16.offset16") c["measurements"]["l1_hit_control_cycles"] = 456;
-  write_text(dir + "/slower.json", slower.dump(1));
+  write_text(dir + "/slower.json", with_l1_miss(back_to_back(base, 1)));
   const Exe moved = compare_default("'" + base + "' '" + dir + "/slower.json'");
   INFO(moved.out);
   CHECK(moved.rc == 1);
@@ -155,10 +161,7 @@ TEST_CASE("compare --history of two back-to-back runs exits 0 with no other flag
   CHECK(has(e.out, "RESULT: no regression (exit 0)"));
   CHECK(number_before(e.out, "measurement\\(s\\) judged so") > 50);
   // The L1 hit turned miss is off the history's spread too.
-  nlohmann::json slower = nlohmann::json::parse(read_text(dir + "/next.json"));
-  for (auto& c : slower["cases"])
-    if (c["name"] == "ldgsts.l1.partial_line_reuse.ca16.offset16") c["measurements"]["l1_hit_control_cycles"] = 456;
-  write_text(dir + "/slower.json", slower.dump(1));
+  write_text(dir + "/slower.json", with_l1_miss(read_text(dir + "/next.json")));
   e = compare_default("'" + base + "' '" + dir + "/slower.json' --history '" + db + "'");
   INFO(e.out);
   CHECK(e.rc == 1);
