@@ -26,15 +26,17 @@ struct Node {
   std::vector<std::pair<const OptionDecl*, CLI::Option*>> options;
 };
 
-// Every verb that accepts `flag`, as "history changes, history report".
-std::string verbs_taking(const std::string& flag) {
+// Every verb that accepts `flag` (below `under` when given), as "history changes, history report".
+std::string verbs_taking(const std::string& flag, const Verb* under = nullptr) {
   std::vector<std::string> names;
   std::function<void(const Verb&)> visit = [&](const Verb& v) {
     for (const OptionDecl* d : v.accepted())
-      if (d->flag == flag) names.push_back(v.path());
+      if (d->flag == flag && &v != under) names.push_back(v.path());
     for (auto& s : v.subs()) visit(*s);
   };
-  for (const Verb* v : all_verbs()) visit(*v);
+  if (under) visit(*under);
+  else
+    for (const Verb* v : all_verbs()) visit(*v);
   std::string s;
   for (auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s;
@@ -123,6 +125,8 @@ class Parser {
     const std::string help = n.verb ? "cuconform " + n.verb->path() + " --help" : "cuconform --help";
     const std::string elsewhere = verbs_taking(flag);
     if (!elsewhere.empty() && !n.verb) return fail(n, flag + " goes after the verb (an option of " + elsewhere + ")");
+    if (n.verb && !n.verb->subs().empty() && !verbs_taking(flag, n.verb).empty())
+      return fail(n, flag + " goes after the subcommand (an option of " + verbs_taking(flag, n.verb) + ")");
     if (!elsewhere.empty())
       return fail(n, flag + " does not apply (an option of " + elsewhere + "; " + help + ": its options)");
     std::vector<std::string> known = {"--help"};

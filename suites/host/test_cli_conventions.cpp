@@ -129,6 +129,9 @@ TEST_CASE("an option as --opt=value, and the filters and --specs before the verb
   const ToolRun before = cli({"--timing", "run"});
   CHECK(before.exit_code == 2);
   CHECK(has(before.output, "--timing goes after the verb (an option of run)"));
+  const ToolRun sub = cli({"history", "--format", "md", "runs"});
+  CHECK(sub.exit_code == 2);
+  CHECK(has(sub.output, "cuconform history: --format goes after the subcommand (an option of history runs, history changes"));
 }
 
 TEST_CASE("a mistyped verb, subcommand or option exits 2 with the nearest names", "[host][cli]") {
