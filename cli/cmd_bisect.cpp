@@ -16,6 +16,7 @@
 #include "reporters/results_file.hpp"
 
 namespace cuconform {
+namespace {
 
 int cmd_bisect(const Options& o) {
   const std::string& file = o.positional[0];
@@ -80,5 +81,17 @@ int cmd_bisect(const Options& o) {
   if (!b.reproduced) return kExitOk;
   return kExitFailed;  // an order dependence: a finding or a harness bug
 }
+
+}  // namespace
+
+const VerbRegistration kBisectVerb(
+    "bisect", "the earlier case that changes a case's verdict or recorded category (an order dependence)", cmd_bisect,
+    [](Verb& v) {
+      v.args(2, 2, "RESULTS.json CASE")
+          .about("RESULTS is the run where CASE behaved otherwise (a shuffled run that compare flagged): the cases "
+                 "that ran before CASE in its worker process are replayed in front of it, in one worker, halving them "
+                 "until the one that does it is left. Exit 0: not reproduced, 1: the earlier case is named, 2: bad input.")
+          .value("--devices", "0|GPU-UUID", "the GPU to replay on (default: the first)");
+    });
 
 }  // namespace cuconform

@@ -15,7 +15,7 @@
 namespace cuconform {
 
 bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
-  std::string dir = o.specs.empty() ? default_specs_dir() : o.specs;
+  const std::string dir = specs_dir_of(o);
   *cat = load_catalog(dir);
   StatementIndex own;
   StatementIndex& idx = index ? *index : own;
@@ -26,6 +26,8 @@ bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
   if (!cat->ok()) std::cerr << "cuconform: " << cat->errors.size() << " spec error(s) in " << dir << "\n";
   return cat->ok();
 }
+
+namespace {
 
 int cmd_lint(const Options& o) {
   Catalog cat;
@@ -144,5 +146,21 @@ int cmd_fixtures(const Options&) {
   }
   return kExitOk;
 }
+
+}  // namespace
+
+const VerbRegistration kListVerb("list", "the selected cases, with their gates (isolated, gpu-alone, host-tool, planned)", cmd_list,
+                                 [](Verb& v) {
+                                   v.filters().value("--cc", "X.Y",
+                                                     "plan for another GPU: only the cases a GPU of that compute "
+                                                     "capability runs (no GPU needed)");
+                                 });
+const VerbRegistration kLintVerb("lint", "validate specs/ (and statements/, tables/) strictly: FILE:LINE:COL, exit 2", cmd_lint,
+                                 [](Verb&) {});
+const VerbRegistration kFixturesVerb("fixtures", "the fixtures specs can name, with their parameters and expectation keys",
+                                     cmd_fixtures, [](Verb&) {});
+const VerbRegistration kErrataVerb("errata",
+                                   "the documents' mistakes: what each example says, what is wrong, the fix, the evidence",
+                                   cmd_errata, [](Verb& v) { v.filters(); });
 
 }  // namespace cuconform

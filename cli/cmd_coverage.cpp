@@ -9,6 +9,8 @@
 
 namespace cuconform {
 
+namespace {
+
 int cmd_coverage(const Options& o) {
   std::string format = o.get("--format", "text");
   if (format != "text" && format != "md" && format != "json") {
@@ -45,5 +47,17 @@ int cmd_coverage(const Options& o) {
   else std::cout << coverage_text(c, list);
   return kExitOk;
 }
+
+}  // namespace
+
+const VerbRegistration kCoverageVerb(
+    "coverage", "the documents' statements (statements/) the rules prove, record, plan, or that are not testable", cmd_coverage,
+    [](Verb& v) {
+      v.choice("--format", {"text", "md", "json"}, "the output's format (default text)")
+          .flag("--summary", "the totals only, without the list of statements (or table rows)")
+          .flag("--tables",
+                "the rule-table audit (tables/) instead: per documented table, the rows run on the GPU, assembled, "
+                "rejected, not testable, planned or with no rule yet (gap), then the gap rows");
+    });
 
 }  // namespace cuconform

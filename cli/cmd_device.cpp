@@ -34,8 +34,6 @@ bool chosen_gpus(const Options& o, const char* verb, std::vector<NodeGpu>* out, 
   return true;
 }
 
-}  // namespace
-
 int cmd_device(const Options& o) {
   std::cout << "suite:   cuconform " << CUCONFORM_VERSION << " (" << CUCONFORM_COMMIT << ")\n";
   std::cout << "toolkit: CUDA " << CUCONFORM_TOOLKIT << "; SASS and PTX for " << CUCONFORM_SASS_ARCHS << "\n";
@@ -143,5 +141,23 @@ int cmd_health(const Options& o) {
   if (json) std::cout << json_text(all, true);
   return sick ? kExitUnhealthy : kExitOk;
 }
+
+}  // namespace
+
+const VerbRegistration kDeviceVerb("device",
+                                   "every GPU (identity, CC, SMs, memory, which pairs reach each other); the driver, "
+                                   "the toolkit and archs built in (exit 3 without a GPU)",
+                                   cmd_device, [](Verb& v) {
+                                     v.value("--devices", "all|0,2|GPU-UUID,...", "the GPUs to list (default: all)");
+                                   });
+
+const VerbRegistration kHealthVerb(
+    "health", "each GPU's state now: clocks, throttling, temperature, power, ECC errors, remapped rows (no case runs)",
+    cmd_health, [](Verb& v) {
+      v.about("Exit 0: every GPU healthy, 4: one needs attention before a run (a failed or pending row remap or "
+              "page retirement, a lost GPU), 3: no GPU or no NVML, 2: bad input.")
+          .value("--devices", "all|0,2|GPU-UUID,...", "the GPUs to read (default: all)")
+          .choice("--format", {"text", "json"}, "text (default) or json, for a scheduler or a dashboard");
+    });
 
 }  // namespace cuconform

@@ -6,8 +6,6 @@
 #include <cstdlib>
 #include <iostream>
 #include <limits>
-#include <map>
-#include <set>
 
 #include "cli/verbs.hpp"
 #include "history/html.hpp"
@@ -42,40 +40,9 @@ std::string history_db_url(const Options& o) {
   return env && *env ? env : "results/history.sqlite";
 }
 
-const char* kSubcommands = "add, runs, changes, flaky, trend or report";
-
-// The flags each subcommand takes (--db: all of them).
-const std::map<std::string, std::set<std::string>>& subcommand_flags() {
-  static const std::map<std::string, std::set<std::string>> m = {
-      {"add", {}},
-      {"runs", {"--format", "--config", "--last"}},
-      {"changes", {"--format", "--config", "--window", "--min-flips"}},
-      {"flaky", {"--format", "--config", "--last", "--min-flips"}},
-      {"trend", {"--format", "--config", "--last"}},
-      {"report", {"--html", "--config", "--last", "--window", "--min-flips"}},
-  };
-  return m;
-}
-
 int history(const Options& o) {
-  if (o.positional.empty()) {
-    std::cerr << "cuconform history: name a subcommand: " << kSubcommands << " (see cuconform help)\n";
-    return kExitBadInput;
-  }
-  const std::string sub = o.positional[0];
-  auto flags = subcommand_flags().find(sub);
-  if (flags == subcommand_flags().end()) {
-    std::cerr << "cuconform history: unknown subcommand '" << sub << "' (" << kSubcommands << ")\n";
-    return kExitBadInput;
-  }
-  for (auto& [k, v] : o.values)
-    if (k != "--db" && !flags->second.count(k)) {
-      std::cerr << "cuconform history " << sub << ": " << k << " does not apply (it takes --db";
-      for (auto& f : flags->second) std::cerr << ", " << f;
-      std::cerr << ")\n";
-      return kExitBadInput;
-    }
-  std::vector<std::string> args(o.positional.begin() + 1, o.positional.end());
+  const std::string& sub = o.sub;
+  const std::vector<std::string>& args = o.positional;
   const std::string url = history_db_url(o);
 
   if (sub == "add") {
@@ -99,10 +66,6 @@ int history(const Options& o) {
   HistoryFormat format = HistoryFormat::text;
   if (!parse_history_format(o.get("--format", "text"), &format)) {
     std::cerr << "cuconform history " << sub << ": --format '" << o.get("--format") << "' must be text, md or json\n";
-    return kExitBadInput;
-  }
-  if ((sub == "trend" && args.size() > 2) || (sub != "trend" && !args.empty())) {
-    std::cerr << "cuconform history " << sub << ": unexpected argument '" << args.back() << "'\n";
     return kExitBadInput;
   }
   if (sub == "report" && !o.has("--html")) {
@@ -141,16 +104,47 @@ int history(const Options& o) {
   return kExitOk;
 }
 
-}  // namespace
-
 int cmd_history(const Options& o) {
   try {
     return history(o);
   } catch (const std::exception& e) {
-    const std::string sub = o.positional.empty() ? "" : o.positional[0];
-    std::cerr << "cuconform history " << sub << ": " << e.what() << (sub == "add" ? " (nothing was stored)" : "") << "\n";
+    std::cerr << "cuconform history " << o.sub << ": " << e.what() << (o.sub == "add" ? " (nothing was stored)" : "") << "\n";
     return kExitBadInput;
   }
 }
+
+}  // namespace
+
+const VerbRegistration kHistoryVerb("history", "every run in one database, and what the nights in between say", cmd_history, [](Verb& v) {
+  v.about("SQLite by default, PostgreSQL for a shared one (reporters/README.md, \"The history database\").")
+      .value("--db", "PATH|URL",
+             "the database: a SQLite file or postgresql://... (default: $CUCONFORM_HISTORY_DB, else results/history.sqlite)",
+             ValueHint::file);
+  auto format = [](Verb& s) -> Verb& { return s.choice("--format", {"text", "md", "json"}, "the output's format (default text)"); };
+  auto config = [](Verb& s) -> Verb& {
+    return s.value("--config", "GLOB", "only the configurations (GPU, driver, code path) whose label matches");
+  };
+  const char* last = "the last N runs of each configuration";
+  const char* window = "runs before and after a change that must agree (at least 2)";
+  const char* min_flips = "verdict flips that make a case flaky (at least 1)";
+  v.sub("add", "store runs (results files); the same run twice is stored once").args(0, -1, "RESULTS.json...");
+  config(format(v.sub("runs", "the stored runs per configuration (GPU, driver, code path)"))).value("--last", "N", last);
+  config(format(v.sub("changes",
+                      "each verdict or recorded-outcome change: the first run with it, the last run before it, and what "
+                      "differed (driver, toolkit, commit, host)")))
+      .value("--window", "N", window)
+      .value("--min-flips", "K", min_flips);
+  config(format(v.sub("flaky", "cases whose verdict flips within the last runs")))
+      .value("--last", "N", last)
+      .value("--min-flips", "K", min_flips);
+  config(format(v.sub("trend", "measurements over runs; drift flagged (Mann-Kendall, Theil-Sen)")))
+      .args(0, 2, "[CASE [MEASUREMENT]]", "case/measurement")
+      .value("--last", "N", last);
+  config(v.sub("report", "the history as one HTML page: timeline grid, trend plots, changes, flaky cases")
+             .value("--html", "FILE", "the page to write (required)", ValueHint::file))
+      .value("--last", "N", last)
+      .value("--window", "N", window)
+      .value("--min-flips", "K", min_flips);
+});
 
 }  // namespace cuconform

@@ -24,15 +24,10 @@ namespace cuconform {
 
 namespace {
 
-std::optional<KnownList> known_from(const Options& o) {
-  if (!o.has("--known")) return std::nullopt;
-  return load_known(o.get("--known"));
-}
-
 // The specs' coverage of the documents' statements (from the specs and statements/, not from the
 // results): absent when there is no statement index or the specs do not load.
 std::optional<CoverageReport> coverage_of_specs(const Options& o, Catalog* cat, StatementIndex* idx) {
-  std::string dir = o.specs.empty() ? default_specs_dir() : o.specs;
+  const std::string dir = specs_dir_of(o);
   *cat = load_catalog(dir);
   *idx = load_statements(statements_dir_for(dir));
   if (!cat->ok() || !idx->available || !idx->errors.empty() || !unknown_statement_refs(*cat, *idx).empty()) return std::nullopt;
@@ -44,7 +39,9 @@ int report(const Options& o) {
   Fleet f = load_results(in);
   for (auto& r : f.runs)
     if (!r.has_device) std::cerr << "cuconform report: " << r.file << ": no device section: the report shows it as an unknown device\n";
-  auto known = known_from(o);
+  std::string html = o.get("--html"), md = o.get("--md");
+  // Which known list: on stdout beside the files written, on stderr when the summary itself goes to stdout.
+  auto known = load_known_list(o, specs_dir_of(o), html.empty() && md.empty() ? &std::cerr : &std::cout);
   const KnownList* k = known ? &*known : nullptr;
   Catalog cat;
   StatementIndex idx;
@@ -58,7 +55,6 @@ int report(const Options& o) {
     auto db = open_history(o.get("--history"), DbMode::read);
     cov_html = history_html_sections(*db, q) + cov_html;
   }
-  std::string html = o.get("--html"), md = o.get("--md");
   if (html.empty() && md.empty()) {  // nothing asked: the summary on stdout (>> $GITHUB_STEP_SUMMARY)
     std::cout << markdown_report(f, k, in, "") << cov_md;
     return kExitOk;
@@ -92,7 +88,7 @@ int compare(const Options& o) {
     std::cout << "baseline: " << base_path << " (" << why << ")\n";
   }
   Fleet base = single_run(base_path);
-  auto known = known_from(o);
+  auto known = load_known_list(o, specs_dir_of(o), &std::cout);
   Tolerances tol;
   std::string error;
   if (o.has("--tolerance") && !tol.parse(o.get("--tolerance"), &error)) {
@@ -141,10 +137,47 @@ int guarded(const char* verb, int (*fn)(const Options&), const Options& o) {
   }
 }
 
-}  // namespace
-
 int cmd_report(const Options& o) { return guarded("report", report, o); }
 int cmd_compare(const Options& o) { return guarded("compare", compare, o); }
 int cmd_merge(const Options& o) { return guarded("merge", merge, o); }
+
+}  // namespace
+
+constexpr const char* kKnownHelp =
+    "the known failures, flakes and measurement tolerances (default: $CUCONFORM_KNOWN, else ci/baselines/known.yaml "
+    "beside the specs, as for run; '' for none); the output names the file";
+
+const VerbRegistration kReportVerb("report", "human reports of a results (or fleet) file: HTML, Markdown", cmd_report, [](Verb& v) {
+  v.args(1, 1, "RESULTS.json")
+      .about("With neither --html nor --md the Markdown summary goes to stdout (>> $GITHUB_STEP_SUMMARY).")
+      .value("--html", "FILE", "a self-contained HTML page", ValueHint::file)
+      .value("--md", "FILE", "a Markdown summary", ValueHint::file)
+      .value("--known", "FILE", kKnownHelp, ValueHint::file)
+      .value("--history", "DB", "add the history of the run's configuration from this database (SQLite file or postgresql://...)",
+             ValueHint::file)
+      .value("--last", "N", "with --history: the last N runs");
+});
+
+const VerbRegistration kCompareVerb("compare", "what changed between two runs; exit 1 on regressions", cmd_compare, [](Verb& v) {
+  v.args(2, 2, "BASE NEW")
+      .about("BASE is a results file or a folder of baselines (ci/baselines: the one of NEW's GPU model, code path and "
+             "driver). Exit 0: no regression, 1: a new failure, lost coverage or a measurement moved beyond its "
+             "tolerance (known failures and flakes do not gate), 2: bad input.")
+      .value("--known", "FILE", kKnownHelp, ValueHint::file)
+      .value("--tolerance", "X",
+             "measurement tolerances before the known list's: a default and/or overrides, e.g. 0.1 or "
+             "'0.25,*_cycles=0.5,outcome_*=off'")
+      .value("--md", "FILE", "the comparison as Markdown too", ValueHint::file)
+      .value("--history", "DB",
+             "judge NEW's measurements against the spread of its configuration's last runs in this database "
+             "(median/MAD, Mann-Kendall) instead of a fixed tolerance",
+             ValueHint::file)
+      .value("--last", "N", "with --history: the last N runs")
+      .flag("--gate-time", "a whole-run wall time more than 25% above BASE's is a regression (otherwise only reported)");
+});
+
+const VerbRegistration kMergeVerb("merge", "one fleet matrix (cuconform-fleet/1) from several runs", cmd_merge, [](Verb& v) {
+  v.args(1, -1, "A.json B.json ...").value("-o", "OUT.json", "the fleet file to write (required)", ValueHint::file);
+});
 
 }  // namespace cuconform

@@ -74,17 +74,6 @@ void fill_entries(RunReport& run, const std::vector<const Case*>& cases, const s
   }
 }
 
-// The known list the summary reads: --known FILE, else $CUCONFORM_KNOWN, else the one beside the
-// specs (a source tree's ci/baselines/known.yaml); a run without one says nothing of known findings.
-std::string known_list_path(const Options& o, const Catalog& cat) {
-  if (o.has("--known")) return o.get("--known");
-  if (const char* env = std::getenv("CUCONFORM_KNOWN")) return env;
-  std::error_code ec;
-  const std::filesystem::path beside = std::filesystem::path(cat.dir) / ".." / "ci" / "baselines" / "known.yaml";
-  return std::filesystem::is_regular_file(beside, ec) ? std::filesystem::weakly_canonical(beside, ec).string() : "";
-}
-
-
 // The per-GPU file name: FILE with ".gpu<N>" before ".json" ("results.gpu1.json").
 std::string per_gpu_path(const std::string& path, int index) {
   if (path.empty()) return path;
@@ -143,7 +132,6 @@ std::vector<NodeGpu> gpus_here(std::string* why_none) {
   return list_gpus(why_none);
 }
 
-}  // namespace
 
 int cmd_run(const Options& o) {
   const auto process_start = std::chrono::steady_clock::now();
@@ -198,13 +186,11 @@ int cmd_run(const Options& o) {
     return kExitBadInput;
   }
   std::optional<KnownList> known;
-  if (const std::string path = known_list_path(o, cat); !path.empty()) {
-    try {
-      known = load_known(path);
-    } catch (const std::exception& e) {
-      std::cerr << "cuconform run: known list: " << e.what() << "\n";
-      return kExitBadInput;
-    }
+  try {
+    known = load_known_list(o, cat.dir, nullptr);  // the summary names the file
+  } catch (const std::exception& e) {
+    std::cerr << "cuconform run: known list: " << e.what() << "\n";
+    return kExitBadInput;
   }
 
   // Which GPUs: --devices (or $CUCONFORM_DEVICES) names them; without it, device 0 (or
@@ -478,5 +464,39 @@ int cmd_run(const Options& o) {
   if (const int sig = g_stop.load()) return 128 + sig;
   return exit_code;
 }
+
+}  // namespace
+
+const VerbRegistration kRunVerb("run", "run the selected cases on the local GPU; reports go to results/", cmd_run, [](Verb& v) {
+  v.filters()
+      .about("Exit 0: nothing failed, 1: something failed (known findings too: compare gates a night against its "
+             "baseline), 3: no case could run on a GPU, 4: a GPU became unhealthy during the run (its remaining cases "
+             "not-run), 128+N: stopped by signal N (the results of the finished cases are still written, marked cut "
+             "off). With several GPUs the worst: 2, 4, 1, 3, 0.")
+      .value("--out", "DIR", "where results.json and junit.xml go (default results/)", ValueHint::dir)
+      .value("--json", "FILE", "the results file (instead of DIR/results.json)", ValueHint::file)
+      .value("--junit", "FILE", "the JUnit file (instead of DIR/junit.xml)", ValueHint::file)
+      .value("--rerun", "N", "re-run each failure up to N times (0-10) in a fresh worker; a later pass is a flake, never a pass")
+      .value("--codegen", "sass|jit|ptxas=FILE",
+             "the code path under test: the SASS nvcc embedded (default), the driver's JIT of the embedded PTX, or that "
+             "PTX assembled by another ptxas", ValueHint::choices, {"sass", "jit", "ptxas="})
+      .value("--jobs", "N",
+             "GPU lanes side by side for shared cases (default: from the GPU's SMs and memory and the CPU cores, at most "
+             "8; $CUCONFORM_JOBS); timed cases get the GPU to themselves, isolated cases run last, one at a time")
+      .value("--known", "FILE",
+             "the recorded findings the summary counts failures against (default: $CUCONFORM_KNOWN, else "
+             "ci/baselines/known.yaml beside the specs; '' for none); the exit code does not change", ValueHint::file)
+      .value("--devices", "all|0,2|GPU-UUID,...",
+             "every chosen GPU of the node at once ($CUCONFORM_DEVICES): a results file per GPU (DIR/results.gpuN.json) "
+             "and the node's matrix (DIR/node.json, written last); host-only cases run once for the node")
+      .value("--shuffle", "SEED|nightly",
+             "the cases in an order drawn from SEED (nightly: a new seed each run, recorded in the results); compare "
+             "against an ordered run names order-dependent cases, bisect the case before them")
+      .flag("--timing", "where the run's time went, and the 20 slowest rules")
+      .flag("--verbose", "every case's expected and observed values")
+      .flag("--isolated-beside",
+            "run the isolated cases beside the parallel lanes: faster, and unsafe (twice a fault beside running work "
+            "left an H100 needing a reset)");
+});
 
 }  // namespace cuconform

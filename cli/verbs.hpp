@@ -1,5 +1,13 @@
 #pragma once
+// What the verbs share. Each verb registers itself and its options in its own file
+// (cli/verb_table.hpp, cli/README.md).
+#include <iosfwd>
+#include <optional>
+#include <string>
+
 #include "cli/options.hpp"
+#include "cli/verb_table.hpp"
+#include "reporters/known_list.hpp"
 
 namespace cuconform {
 
@@ -9,21 +17,7 @@ constexpr int kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitNoGpu = 3;
 // remap, new uncorrected ECC errors): its remaining cases are not-run; drain and check the node.
 constexpr int kExitUnhealthy = 4;
 
-int cmd_list(const Options& o);
-int cmd_run(const Options& o);
-int cmd_lint(const Options& o);
-int cmd_device(const Options& o);
-int cmd_health(const Options& o);  // cmd_device.cpp
-int cmd_bisect(const Options& o);
-int cmd_fixtures(const Options& o);
-int cmd_errata(const Options& o);
-int cmd_coverage(const Options& o);
-// The verbs that read results files back (cmd_results.cpp): report, compare, merge.
-int cmd_report(const Options& o);
-int cmd_compare(const Options& o);
-int cmd_merge(const Options& o);
 // cuconform history (cmd_history.cpp); compare and report take --history DB too.
-int cmd_history(const Options& o);
 struct QueryOptions;
 bool history_query_options(const Options& o, QueryOptions* q, std::string* error);  // --config --last --window --min-flips
 
@@ -32,5 +26,16 @@ bool history_query_options(const Options& o, QueryOptions* q, std::string* error
 struct Catalog;
 struct StatementIndex;
 bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index = nullptr);
+
+// o.specs, else the specs the executable was built with.
+std::string specs_dir_of(const Options& o);
+
+// The known list (ci/baselines/known.yaml's format) run, compare and report read: --known FILE,
+// else $CUCONFORM_KNOWN, else ci/baselines/known.yaml beside the specs; none when --known or
+// $CUCONFORM_KNOWN is given empty, or when there is none beside the specs. `from` says which.
+std::string known_list_path(const Options& o, const std::string& specs_dir, std::string* from = nullptr);
+// That list loaded (nullopt: none); `say`, when given, gets one line naming the file and why it
+// is the one ("known list: FILE (beside the specs)"). Throws ResultsError ("FILE:LINE: ...").
+std::optional<KnownList> load_known_list(const Options& o, const std::string& specs_dir, std::ostream* say);
 
 }  // namespace cuconform

@@ -1,4 +1,4 @@
-# Catch2 2.13, yaml-cpp 0.7, nlohmann/json 3.11 and zlib from Debian: either installed system-wide
+# Catch2 2.13, yaml-cpp 0.7, nlohmann/json 3.11, CLI11 2.1 and zlib from Debian: either installed system-wide
 # (apt-get) or unpacked by ci/setup.sh into .deps/prefix (runners with no package registry).
 set(CUCONFORM_DEPS_PREFIX "${CMAKE_SOURCE_DIR}/.deps/prefix" CACHE PATH "unpacked Debian packages")
 if(EXISTS "${CUCONFORM_DEPS_PREFIX}/usr")
@@ -7,6 +7,9 @@ endif()
 
 find_package(Catch2 2.13 REQUIRED)
 include(Catch)
+
+# The command line (cli/): CLI11 2.1, header-only.
+find_package(CLI11 2.1 REQUIRED)
 
 # JSON (results files, the worker protocol): header-only.
 find_package(nlohmann_json 3.11 REQUIRED)
@@ -26,4 +29,4 @@ add_library(cuconform_zlib INTERFACE)
 target_include_directories(cuconform_zlib SYSTEM INTERFACE ${ZLIB_INCLUDE_DIR})
 target_link_libraries(cuconform_zlib INTERFACE ${ZLIB_STATIC})
 message(STATUS "cuconform: Catch2 ${Catch2_VERSION} (${Catch2_DIR}), yaml-cpp ${YAMLCPP_STATIC}, "
-               "nlohmann_json ${nlohmann_json_VERSION} (${nlohmann_json_DIR}), zlib ${ZLIB_STATIC}")
+               "nlohmann_json ${nlohmann_json_VERSION} (${nlohmann_json_DIR}), CLI11 ${CLI11_VERSION} (${CLI11_DIR}), zlib ${ZLIB_STATIC}")

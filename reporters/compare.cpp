@@ -196,11 +196,29 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
     const CaseRow* nrow = now.find(row.name);
     if ((!nrow || !nrow->by_run[0]) && row.by_run[0]) classify(row, &*row.by_run[0], nullptr);
   }
+  // A filtered run (--area, --rule, --tag, --kind, --profile smoke) leaves out the cases of most
+  // entries: unmatched there, an entry is not stale, and a plain compare must not cry wolf.
+  const std::string selection = " " + nrun.get(nrun.run, "selection");
+  bool filtered = false;
+  for (const char* f : {" --area ", " --rule ", " --tag ", " --kind ", " --profile "}) filtered = filtered || selection.find(f) != std::string::npos;
+  int unmatched = 0;
   if (known)
     for (auto* list : {&known->failures, &known->flakes})
       for (auto& e : *list)
-        if (!used.count(&e) && e.applies_to(&nrun))  // scoped to another GPU, driver or code path: not stale
-          r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
+        if (!used.count(&e) && e.applies_to(&nrun)) {  // scoped to another GPU, driver or code path: not stale
+          ++unmatched;
+          if (!filtered) r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
+        }
+  if (filtered && unmatched)
+    r.warnings.push_back(std::to_string(unmatched) + " known entr" + (unmatched == 1 ? "y matches" : "ies match") +
+                         " no case of NEW, a filtered run (" + selection.substr(1) + "): not judged stale");
+  // Without declared tolerances every measurement is judged at the flat default, the counts and
+  // timings that move from run to run included: say so, since such a compare reads as regressions.
+  if (!judge && tol_in.overrides.empty() && (!known || known->tolerances.empty()))
+    r.warnings.push_back(std::string("no measurement tolerances declared (") + (known ? known->file + " has no `tolerances:`" : "no known list") +
+                         "): every measurement is judged at " + number_text(tol.fallback * 100) + "%" +
+                         ", race and litmus counts and timings that move from run to run included (ci/baselines/known.yaml's "
+                         "`tolerances:` say which measurements are performance properties)");
   r.tolerances = judge ? judge->describe() : "fixed: " + number_text(tol.fallback * 100) + "% unless overridden (--tolerance, known list)";
   r.base_shuffle = brun.get(brun.run, "shuffle_seed");
   r.new_shuffle = nrun.get(nrun.run, "shuffle_seed");

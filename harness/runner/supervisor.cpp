@@ -349,7 +349,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // one process a record). The worker checks the context after each record (a fault none of its
   // calls saw is that record's outcome). That a record does not depend on the records before it
   // is checked, not assumed: compare with a run of one process a record
-  // (docs/runs/2026-11-25-h100-session3.md).
+  // (docs/runs/2026-11-25-294a66c.md).
   // What may overlap: the next processes' starts (exec, spec files, context; up to three ahead,
   // a spare of the records' worker among them), which run no kernel until their go (--gate);
   // CUCONFORM_PRESTART=0 turns that off.

@@ -117,9 +117,14 @@ struct Exe {
 };
 
 // Runs `cuconform ARGS` through the shell (ARGS already quoted), with `env` assignments prefixed.
+// Without a known list unless `env` mentions CUCONFORM_KNOWN (`env -u CUCONFORM_KNOWN`: the
+// default) or ARGS gives --known: compare and report read the project's
+// (ci/baselines/known.yaml, beside the specs) by default, whose findings and measurement
+// tolerances are the real suite's, not those of the made-up runs these tests write.
 inline Exe cuconform_cli(const std::string& args, const std::string& env = "") {
   std::string log = std::filesystem::temp_directory_path() / ("cuconform-cli-" + std::to_string(::getpid()) + ".log");
-  std::string cmd = env + (env.empty() ? "" : " ") + "'" + CUCONFORM_EXE + "' " + args + " >'" + log + "' 2>&1";
+  const std::string known = env.find("CUCONFORM_KNOWN") == std::string::npos ? "CUCONFORM_KNOWN= " : "";
+  std::string cmd = known + env + (env.empty() ? "" : " ") + "'" + CUCONFORM_EXE + "' " + args + " >'" + log + "' 2>&1";
   int status = std::system(cmd.c_str());
   Exe e;
   e.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
