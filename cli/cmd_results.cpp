@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli/verbs.hpp"
+#include "harness/util/output_file.hpp"
 #include "harness/spec/coverage.hpp"
 #include "history/html.hpp"
 #include "history/judge.hpp"
@@ -40,8 +41,12 @@ int report(const Options& o) {
   for (auto& r : f.runs)
     if (!r.has_device) std::cerr << "cuconform report: " << r.file << ": no device section: the report shows it as an unknown device\n";
   std::string html = o.get("--html"), md = o.get("--md");
-  // Which known list: on stdout beside the files written, on stderr when the summary itself goes to stdout.
-  auto known = load_known_list(o, specs_dir_of(o), html.empty() && md.empty() ? &std::cerr : &std::cout);
+  // Which known list: on stdout beside the files written, on stderr when a report itself goes to stdout.
+  const bool report_on_stdout = (html.empty() && md.empty()) || (!md.empty() && !output_replaces_file(md)) ||
+                                (!html.empty() && !output_replaces_file(html));
+  // (A report on stdout keeps it clean: the line goes to stderr, and only when there is a list.)
+  std::ostream* say = !report_on_stdout ? &std::cout : known_list_path(o, specs_dir_of(o)).empty() ? nullptr : &std::cerr;
+  auto known = load_known_list(o, specs_dir_of(o), say);
   const KnownList* k = known ? &*known : nullptr;
   Catalog cat;
   StatementIndex idx;

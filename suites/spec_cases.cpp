@@ -99,10 +99,13 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
     const char* peer_env = std::getenv("CUCONFORM_PEER_DEVICE");
     const int peer_id = c_->rule->needs(Requirement::peer) && peer_env && *peer_env ? std::atoi(peer_env) : -1;
     const int first = peer_id >= 0 ? std::min(device_id, peer_id) : device_id;
-    GpuLock lock(gpu_lock_path(sock ? sock : "", first), *c_);
+    // A two-GPU case holds both exclusively: its threads line up iteration by iteration across the
+    // GPUs, and time-slicing with other tests' contexts stalled them (ctest on two H200s, 2026-11-26:
+    // 84 of 4000 iterations lined up).
+    GpuLock lock(gpu_lock_path(sock ? sock : "", first), *c_, peer_id >= 0);
     std::unique_ptr<GpuLock> second;
     if (peer_id >= 0 && peer_id != device_id)
-      second = std::make_unique<GpuLock>(gpu_lock_path(sock ? sock : "", std::max(device_id, peer_id)), *c_);
+      second = std::make_unique<GpuLock>(gpu_lock_path(sock ? sock : "", std::max(device_id, peer_id)), *c_, true);
     if (!lock.error().empty()) UNSCOPED_INFO("GPU lock: " << lock.error());
     if (lock.waited_s() > 0.5) UNSCOPED_INFO("waited " << number_text(lock.waited_s()) << " s for the GPU (" << lock.mode() << ")");
     CaseResult r;

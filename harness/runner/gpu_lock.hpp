@@ -15,7 +15,8 @@ class GpuLock {
   // Locks `path` (created when missing) for case `c`: nothing for a case that does not use the
   // driver, exclusive when gpu_alone_reason(c) says why, shared otherwise. Blocks until granted.
   // An empty path, or a file that cannot be opened, locks nothing (`error` says why).
-  GpuLock(const std::string& path, const Case& c);
+  // `exclusive`: exclusive whatever the case (a two-GPU case's two GPUs).
+  GpuLock(const std::string& path, const Case& c, bool exclusive = false);
   ~GpuLock();
   GpuLock(const GpuLock&) = delete;
   GpuLock& operator=(const GpuLock&) = delete;

@@ -153,7 +153,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   if (!pair_shared.empty())
     for (int i = 0; i < n; ++i)
       shared_pairs.emplace_back([&, i] {
-        shared_out[static_cast<std::size_t>(i)] = run_pair(i, (i + 1) % n, pair_shared, 2);
+        shared_out[static_cast<std::size_t>(i)] = run_pair(i, (i + 1) % n, pair_shared, 3);
         std::lock_guard<std::mutex> lock(pairs_mu);
         --pairs_left;
         pairs_cv.notify_all();
