@@ -16,12 +16,21 @@
 #include "history/db.hpp"
 #include "history/schema.hpp"
 #include "history/stats.hpp"
+#include "harness/util/input_file.hpp"
 #include "suites/host/test_history_support.hpp"
 
 using namespace cuconform;
 using namespace cuconform::testing;
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// The first 8 hex digits of a committed baseline's GPU UUID: a history series is named by its GPU,
+// and the baselines come from whichever machine ran them.
+static std::string gpu_of(const std::string& baseline) {
+  const json j = json::parse(read_input_file(std::string(CUCONFORM_BASELINES_DIR) + "/" + baseline));
+  return j["device"]["uuid"].get<std::string>().substr(4, 8);
+}
+static const std::string kH200 = "NVIDIA-H200_driver-580.159.04.json.gz";
 
 TEST_CASE("history statistics: median, MAD, Mann-Kendall, Theil-Sen", "[host][history]") {
   CHECK(median_of({5, 1, 3}) == 3);
@@ -53,7 +62,7 @@ TEST_CASE("history changes: night 17 and the driver change, and nothing else", "
   json j = cli_json("history changes --format json --db " + quote(loaded_db()));
   REQUIRE(j["series"].size() == 1);
   auto& s = j["series"][0];
-  CHECK(s["series"] == "NVIDIA H200 59680a8e @ gpu-node-1 · sass");
+  CHECK(s["series"] == "NVIDIA H200 " + gpu_of(kH200) + " @ gpu-node-1 · sass");
   CHECK(s["runs"] == 30);
   REQUIRE(s["changes"].size() == 1);
   auto& c = s["changes"][0];
@@ -110,7 +119,7 @@ TEST_CASE("compare --history flags the drift that a fixed 25% tolerance misses",
   INFO(hist.out);
   CHECK(hist.rc == 1);
   CHECK(hist.out.find("measurement tolerances: from history") != std::string::npos);
-  CHECK(hist.out.find("the last 13 run(s) of NVIDIA H200 59680a8e @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);  // NEW itself left out
+  CHECK(hist.out.find("the last 13 run(s) of NVIDIA H200 " + gpu_of(kH200) + " @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);  // NEW itself left out
   std::istringstream lines(hist.out);
   std::string line;
   std::vector<std::string> moved;
@@ -324,12 +333,14 @@ TEST_CASE("history: the committed baselines load, one configuration each", "[hos
     if (c["code_path"] == "sass") CHECK(c["runs"][0]["cases"].get<int>() >= 3927);
     else CHECK(c["runs"][0]["cases"].get<int>() > 1000);
   }
-  CHECK(labels == std::set<std::string>{"NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · jit",
-                                        "NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · ptxas 12.8.93",
-                                        "NVIDIA H100 80GB HBM3 dda57891 @ vm · driver 580.159.04 · sass",
-                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · jit",
-                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · ptxas 12.8.93",
-                                        "NVIDIA H200 59680a8e @ vm · driver 580.159.04 · sass"});
+  const std::string h100 = "NVIDIA H100 80GB HBM3 ", h200 = "NVIDIA H200 ", tail = " @ vm · driver 580.159.04 · ";
+  CHECK(labels == std::set<std::string>{
+                      h100 + gpu_of("NVIDIA-H100-80GB-HBM3_driver-580.159.04_jit.json.gz") + tail + "jit",
+                      h100 + gpu_of("NVIDIA-H100-80GB-HBM3_driver-580.159.04_ptxas-12.8.json.gz") + tail + "ptxas 12.8.93",
+                      h100 + gpu_of("NVIDIA-H100-80GB-HBM3_driver-580.159.04.json.gz") + tail + "sass",
+                      h200 + gpu_of("NVIDIA-H200_driver-580.159.04_jit.json.gz") + tail + "jit",
+                      h200 + gpu_of("NVIDIA-H200_driver-580.159.04_ptxas-12.8.json.gz") + tail + "ptxas 12.8.93",
+                      h200 + gpu_of(kH200) + tail + "sass"});
   json changes = cli_json("history changes --format json --db " + quote(db));
   CHECK(changes["series"].size() == 6);
   for (auto& s : changes["series"]) CHECK(s["changes"].empty());
@@ -357,8 +368,8 @@ TEST_CASE("history report: timeline grid, trend plots, changes linked to their r
   REQUIRE(rep.rc == 0);
   std::string run_html = read_text(dir + "/run.html");
   CHECK(run_html.find("<section id=\"history\">") != std::string::npos);
-  CHECK(run_html.find("NVIDIA H200 59680a8e @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);
-  CHECK(run_html.find("NVIDIA H200 59680a8e @ gpu-node-1 · driver 580.159.04 · sass</h3><div class=\"trends\">") == std::string::npos);  // other driver's plots left out
+  CHECK(run_html.find("NVIDIA H200 " + gpu_of(kH200) + " @ gpu-node-1 · driver 590.44.01 · sass") != std::string::npos);
+  CHECK(run_html.find("NVIDIA H200 " + gpu_of(kH200) + " @ gpu-node-1 · driver 580.159.04 · sass</h3><div class=\"trends\">") == std::string::npos);  // other driver's plots left out
 }
 
 TEST_CASE("history: bad options exit 2 with a message", "[host][history]") {
