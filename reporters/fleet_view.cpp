@@ -45,11 +45,16 @@ std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
   } else if (n.state() == "missing") {
     r.push_back("planned, no job ran");
   }
-  if (n.run_exit == 4) r.push_back("a GPU became unhealthy during the run (exit 4)");
+  // GPUs without results first (what a repair looks at), then unhealthy and odd ones; GPUs that
+  // saw no GPU at all are one reason with their indices (usually the driver, not the GPUs).
+  std::string no_gpu, no_gpu_why;
   for (auto& g : n.gpus) {
     if (g.state == NightGpu::State::missing) r.push_back("GPU " + std::to_string(g.index) + " gave no results");
-    if (g.state == NightGpu::State::no_gpu) r.push_back("GPU " + std::to_string(g.index) + ": no GPU opened (" + cut(g.why, 60) + ")");
     if (g.state == NightGpu::State::unreadable) r.push_back("GPU " + std::to_string(g.index) + ": results unreadable");
+    if (g.state == NightGpu::State::no_gpu) no_gpu += (no_gpu.empty() ? "" : ",") + std::to_string(g.index), no_gpu_why = g.why;
+  }
+  if (n.run_exit == 4) r.push_back("a GPU became unhealthy during the run (exit 4)");
+  for (auto& g : n.gpus) {
     if (!g.run) continue;
     const OddGpu* o = v.odd.find(*g.run);
     if (!o || !o->failing()) continue;
@@ -59,6 +64,7 @@ std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
       if (d.failing && fails++ == 0) first = d.case_name;
     r.push_back(gpu_name(f.runs[*g.run]) + " fails " + std::to_string(fails) + " case(s) its peers pass (" + first + ")");
   }
+  if (!no_gpu.empty()) r.push_back("GPU " + no_gpu + ": no GPU opened (" + cut(no_gpu_why, 60) + ")");
   return r;
 }
 

@@ -74,7 +74,7 @@ TEST_CASE("fleet: every node and GPU accounted for -- missing GPU, failed and re
   REQUIRE(v.drain.size() == 3);
   CHECK(v.drain[0].command() == "scontrol update nodename=node-a state=drain reason=\"cuconform night-20261126: GPU 2 gave no results\"");
   CHECK(has(v.drain[1].command(), "nodename=node-b state=drain reason=\"cuconform night-20261126: no results after 2 attempt(s), last attempt 2: job 105 FAILED, exit 1\""));
-  CHECK(has(v.drain[2].reason, "GPU 0: no GPU opened (no CUDA driver"));
+  CHECK(has(v.drain[2].reason, "GPU 0,1: no GPU opened (no CUDA driver"));
   CHECK(v.status == 1);  // missing and failed (1) outrank no GPU (3)
 
   // Markdown, JSON, HTML say the same.
@@ -128,4 +128,41 @@ TEST_CASE("cuconform fleet: formats, exit status, bad input named with file and 
   e = cuconform_cli("fleet '" + night + "'");
   CHECK(e.rc == 2);
   CHECK(has(e.out, "complete.json:2: exit"));
+}
+
+TEST_CASE("cuconform fleet --history: since which night an odd GPU has differed", "[host][fleet]") {
+  const std::string dir = temp_dir("oddsince");
+  // Three nights of four GPUs of node-a; GPU 2 fails the L1 case from the second night on.
+  const std::string kCase = "ldgsts.l1.access_for_4_and_8.ptx_ca.size4";
+  std::vector<std::string> tonight;
+  for (int night = 1; night <= 3; ++night) {
+    std::vector<std::string> files;
+    for (int i = 0; i < 4; ++i) {
+      auto j = nlohmann::ordered_json::parse(gpu_results("node-a", i));
+      j["run"]["started"] = "2026-11-2" + std::to_string(3 + night) + "T02:17:00Z";
+      if (i == 2 && night >= 2)
+        for (auto& c : j["cases"])
+          if (c["name"] == kCase) c["verdict"] = "fail";
+      const std::string f = dir + "/n" + std::to_string(night) + ".gpu" + std::to_string(i) + ".json";
+      write_text(f, j.dump(1));
+      files.push_back("'" + f + "'");
+    }
+    std::string args;
+    for (auto& f : files) args += " " + f;
+    REQUIRE(cuconform_cli("history add --db '" + dir + "/h.sqlite'" + args).rc == 0);
+    if (night == 3) tonight = files;
+  }
+  std::string args;
+  for (auto& f : tonight) args += " " + f;
+  Exe e = cuconform_cli("fleet" + args + " --history '" + dir + "/h.sqlite' --format json");
+  CHECK(e.rc == 1);
+  auto j = nlohmann::json::parse(e.out);
+  REQUIRE(j["odd_one_out"]["odd"].size() == 1);
+  const std::string who = j["odd_one_out"]["odd"][0]["gpu"];
+  CHECK(who == "NVIDIA H200 #2 20000000 @ node-a");
+  CHECK(j["since"][who]["since"] == "2026-11-25T02:17:00Z");
+  CHECK(j["since"][who]["runs"] == 2);
+  // Without the history the view says it cannot tell.
+  e = cuconform_cli("fleet" + args);
+  CHECK(has(e.out, "no history database given"));
 }
