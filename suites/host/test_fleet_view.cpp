@@ -92,7 +92,7 @@ TEST_CASE("fleet: every node and GPU accounted for -- missing GPU, failed and re
   CHECK_FALSE(has(html, "<script"));
 }
 
-TEST_CASE("fleet: a night where every GPU saw no GPU exits 3; nothing at all is bad input", "[host][fleet]") {
+TEST_CASE("fleet: a night where every GPU saw no GPU exits 3 -- nothing at all is bad input", "[host][fleet]") {
   const std::string night = temp_dir("night3") + "/n";
   fs::create_directories(night + "/nodes/node-c");
   write_text(night + "/plan.tsv", "node-c\t2\n");
