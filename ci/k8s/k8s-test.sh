@@ -38,10 +38,30 @@ else
 fi
 
 # 2. A night on this machine: pods of node-1 and node-2, node-3 killed mid-write, node-4 never.
+# node-2's cuconform takes `run --devices all` as the multi-GPU interface will (per-GPU files and
+# node.json in --out), played by one real run per GPU and a merge.
+cat >"$work/cuconform-devices" <<STAND
+#!/usr/bin/env bash
+if [ "\$1" = help ]; then "$exe" help; echo "  run --devices all|0,2|GPU-UUID,..."; exit 0; fi
+if [ "\$1 \$2 \$3 \$4" = "run --devices all --out" ]; then
+  out=\$5; shift 5; rc=0; i=0
+  IFS=, read -r -a gpus <<<"\${CUDA_VISIBLE_DEVICES:-0}"
+  for g in "\${gpus[@]}"; do
+    CUDA_VISIBLE_DEVICES=\$g "$exe" run --json "\$out/results.gpu\$i.json" --junit "\$out/junit.gpu\$i.xml" "\$@"; r=\$?
+    [ \$r -gt \$rc ] && rc=\$r; i=\$((i + 1)); sleep 1
+  done
+  "$exe" merge "\$out"/results.gpu*.json -o "\$out/node.json" >/dev/null
+  exit \$rc
+fi
+exec "$exe" "\$@"
+STAND
+chmod +x "$work/cuconform-devices"
 results=$work/results
 night=cuconform-nightly-29412345
 for n in 1 2; do
-  NIGHT=$night NODE_NAME=node-$n POD_NAME=$night-$n CUCONFORM_RESULTS=$results CUCONFORM_EXE=$exe \
+  pod_exe=$exe
+  [ "$n" = 2 ] && pod_exe=$work/cuconform-devices
+  NIGHT=$night NODE_NAME=node-$n POD_NAME=$night-$n CUCONFORM_RESULTS=$results CUCONFORM_EXE=$pod_exe \
     CUCONFORM_FILTERS="--profile smoke --area ldgsts" CUDA_VISIBLE_DEVICES=0,1 bash "$repo/ci/k8s/pod-night.sh" >"$work/pod-$n.log" 2>&1
   rc=$?
   [ "$rc" = 0 ] || fail "the pod of node-$n (no GPU here) exited $rc; it should report and succeed: $(tail -2 "$work/pod-$n.log")"
@@ -56,6 +76,9 @@ for want in "2 of 4 node(s) finished within 1 s" "node node-3: missing" "node un
   grep -qF "$want" <<<"$out" || fail "merge-night.sh output lacks '$want'"
 done
 [ -f "$results/$night/fleet.html" ] || fail "no fleet.html"
+[ -f "$results/$night/nodes/node-2/node.json" ] || fail "node-2's run --devices wrote no node.json"
+grep -qF "node-2: ran (run exit 3, job $night-2), 0 of 2 GPU(s) ran" <<<"$out" ||
+  fail "node-2 (run --devices: per-GPU files and node.json) is not counted as exactly 2 GPUs"
 [ "$(grep -c "results.gpu[01].json" "$results/$night/history-add.log")" -ge 1 ] || fail "the results were not added to the history"
 [ "$failed" = 0 ] || { echo "$out"; exit 1; }
 echo "ok: a night of 4 expected nodes: 2 ran (no GPU, reported), 1 killed mid-write and 1 never scheduled named as missing"

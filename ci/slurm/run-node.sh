@@ -48,7 +48,10 @@ worst() {
 }
 
 held=${#gpus[@]}
-if "$exe" help 2>/dev/null | grep -q -- '--devices'; then
+# Does this cuconform take --devices? (asked every way its usage has been printed; read whole,
+# since grep -q stopping early would fail the pipe under pipefail)
+usage=$({ "$exe" help; "$exe" --help; "$exe" run --help; } 2>&1)
+if grep -q -- '--devices' <<<"$usage"; then
   "$exe" run --devices all --out "$tmp" "${filters[@]}" >"$tmp/run.log" 2>&1
   rc=$?
 else
