@@ -133,13 +133,13 @@ echo "fleet-test: Slurm $(sinfo -V | awk '{print $2}') up in $(($(date +%s) - t0
 cat >"$work/cuconform" <<EOF
 #!/usr/bin/env bash
 inject=\${CUCONFORM_TEST_INJECT:-}
-if [ "\$1" = run ] && [ -n "\$inject" ]; then
-  out=""
-  prev=""
-  for a in "\$@"; do
-    case \$prev in --out) out=\$a ;; --json) out=\$(dirname "\$a") ;; esac
-    prev=\$a
-  done
+out=""
+prev=""
+for a in "\$@"; do
+  case \$prev in --out) out=\$a ;; --json) out=\$(dirname "\$a") ;; esac
+  prev=\$a
+done
+if [ "\$1" = run ] && [ -n "\$inject" ] && [ -n "\$out" ]; then  # a run that writes results
   if [ -e "\$inject/fail-once" ]; then
     rm -f "\$inject/fail-once"
     echo '{"schema": "cuconform-resu' >"\$out/results.gpu0.json"
