@@ -41,7 +41,7 @@ std::string fleet_view_html(const FleetView& v) {
     o << "</td><td><table>";
     for (auto& g : n.gpus)
       o << "<tr><td>" << g.index << "</td><td class=\"" << state_class(g.state) << "\">" << esc(to_string(g.state)) << "</td><td>"
-        << esc(g.run ? gpu_name(f.runs[*g.run]) : g.why) << "</td></tr>";
+        << esc(g.run ? f.runs[*g.run].label : g.why) << "</td></tr>";
     o << "</table></td></tr>\n";
   }
   o << "</table>\n<h2>Versions</h2><table><tr><th>of</th><th>version</th><th>GPUs</th></tr>";
@@ -52,7 +52,7 @@ std::string fleet_view_html(const FleetView& v) {
     o << "<table><tr><th>GPU</th><th>since</th><th>case</th><th>this GPU</th><th>peers</th></tr>";
     for (auto& x : v.odd.odd) {
       auto it = v.since.find(x.run);
-      const std::string who = esc(gpu_name(f.runs[x.run])), since = it == v.since.end() ? "unknown" : esc(it->second.since);
+      const std::string who = esc(f.runs[x.run].label), since = it == v.since.end() ? "unknown" : esc(it->second.since);
       for (auto& d : x.verdicts)
         o << "<tr><td>" << who << "</td><td>" << since << "</td><td><code>" << esc(d.case_name) << "</code></td><td class=\""
           << (d.failing ? "bad" : "warn") << "\">" << esc(d.category) << "</td><td>" << d.majority_count << " of " << d.peers << ": "
@@ -68,7 +68,7 @@ std::string fleet_view_html(const FleetView& v) {
     o << "<p>Splits without a majority (nobody named):</p><ul>";
     for (auto& s : v.odd.splits) {
       o << "<li><code>" << esc(s.case_name) << "</code> " << esc(s.measurement) << ":";
-      for (auto& [run, val] : s.values) o << " " << esc(gpu_name(f.runs[run])) << ": " << esc(val) << ";";
+      for (auto& [run, val] : s.values) o << " " << esc(f.runs[run].label) << ": " << esc(val) << ";";
       o << "</li>";
     }
     o << "</ul>";

@@ -21,7 +21,7 @@ int rank(int code) {  // the order a night's exit codes are combined in: 2 > 4 >
 std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 3) + "..."; }
 
 std::string gpu_word(const NightNode& n, const NightGpu& g, const Fleet& f) {
-  if (g.run) return "GPU " + std::to_string(g.index) + " (" + gpu_name(f.runs[*g.run]) + ")";
+  if (g.run) return "GPU " + std::to_string(g.index) + " (" + f.runs[*g.run].label + ")";
   return "GPU " + std::to_string(g.index) + " of " + n.name;
 }
 
@@ -62,7 +62,7 @@ std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
     std::string first;
     for (auto& d : o->verdicts)
       if (d.failing && fails++ == 0) first = d.case_name;
-    r.push_back(gpu_name(f.runs[*g.run]) + " fails " + std::to_string(fails) + " case(s) its peers pass (" + first + ")");
+    r.push_back(f.runs[*g.run].label + " fails " + std::to_string(fails) + " case(s) its peers pass (" + first + ")");
   }
   if (!no_gpu.empty()) r.push_back("GPU " + no_gpu + ": no GPU opened (" + cut(no_gpu_why, 60) + ")");
   return r;
@@ -136,7 +136,7 @@ FleetView build_fleet_view(Night night, const OddPolicy& p) {
     }
   }
   for (auto& o : v.odd.odd)
-    if (!o.verdicts.empty()) add_status(v, 1, gpu_name(f.runs[o.run]) + " differs from its peers");
+    if (!o.verdicts.empty()) add_status(v, 1, f.runs[o.run].label + " differs from its peers");
   return v;
 }
 
@@ -176,7 +176,7 @@ std::string fleet_view_text(const FleetView& v) {
     o << "  since (" << (v.history_given ? v.history_note : "no history database given: --history DB") << ")\n";
     for (auto& x : v.odd.odd) {
       auto it = v.since.find(x.run);
-      o << "    " << gpu_name(f.runs[x.run]) << ": "
+      o << "    " << f.runs[x.run].label << ": "
         << (it == v.since.end() ? "unknown" : it->second.since + " (" + std::to_string(it->second.runs) + " stored run(s))") << "\n";
     }
   }
@@ -207,7 +207,7 @@ std::string fleet_view_markdown(const FleetView& v) {
     o << "Since (" << (v.history_given ? v.history_note : "no history database given") << "):\n\n";
     for (auto& x : v.odd.odd) {
       auto it = v.since.find(x.run);
-      o << "- " << gpu_name(f.runs[x.run]) << ": " << (it == v.since.end() ? "unknown" : it->second.since) << "\n";
+      o << "- " << f.runs[x.run].label << ": " << (it == v.since.end() ? "unknown" : it->second.since) << "\n";
     }
     o << "\n";
   }
@@ -233,7 +233,7 @@ std::string fleet_view_json(const FleetView& v) {
     Json& gs = node["gpus"] = Json::array();
     for (auto& g : n.gpus) {
       Json x = {{"index", g.index}, {"state", to_string(g.state)}, {"file", g.file}, {"why", g.why}};
-      if (g.run) x["gpu"] = gpu_name(f.runs[*g.run]), x["uuid"] = f.runs[*g.run].dev("uuid");
+      if (g.run) x["gpu"] = f.runs[*g.run].label, x["uuid"] = f.runs[*g.run].dev("uuid");
       gs.push_back(std::move(x));
     }
     nodes.push_back(std::move(node));
@@ -242,7 +242,7 @@ std::string fleet_view_json(const FleetView& v) {
   for (auto& r : v.versions) vers.push_back({{"of", r.what}, {"value", r.value}, {"gpus", r.runs.size()}});
   j["odd_one_out"] = odd_json(f, v.odd);
   Json& since = j["since"] = Json::object();
-  for (auto& [run, s] : v.since) since[gpu_name(f.runs[run])] = {{"since", s.since}, {"runs", s.runs}, {"detail", s.detail}};
+  for (auto& [run, s] : v.since) since[f.runs[run].label] = {{"since", s.since}, {"runs", s.runs}, {"detail", s.detail}};
   j["history"] = v.history_given ? v.history_note : "";
   Json& drain = j["drain"] = Json::array();
   for (auto& d : v.drain) drain.push_back({{"node", d.node}, {"reason", d.reason}, {"command", d.command()}});

@@ -151,17 +151,23 @@ void read_node_dir(Night& night, const fs::path& dir, std::vector<Fleet>& parts)
   }
 }
 
-// GPUs the node should have had and has no file for: missing, by index.
+// GPUs the node should have had and has no file for: missing, by index. Where the node's run
+// opened no GPU at all, `run --devices` writes one file for the node (no driver, nothing to
+// enumerate): then the others saw no GPU either, the same state and reason, not missing. Several
+// files (a run per GPU) keep a GPU without one missing.
 void add_missing(NightNode& node) {
   if (!node.complete) return;
   const int want = node.expected_gpus();
+  const bool all_none = node.gpus.size() == 1 && node.gpus[0].state == NightGpu::State::no_gpu;
+  const std::string why = all_none ? node.gpus[0].why : "";
   for (int i = 0; i < want; ++i) {
     bool have = false;
     for (auto& g : node.gpus) have = have || g.index == i;
     if (!have) {
       NightGpu g;
       g.index = i;
-      g.state = NightGpu::State::missing;
+      g.state = all_none ? NightGpu::State::no_gpu : NightGpu::State::missing;
+      g.why = why;
       node.gpus.push_back(g);
     }
   }

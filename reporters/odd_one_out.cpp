@@ -112,7 +112,7 @@ std::string rel_text(double v, double med) { return med == 0 ? "" : " (" + perce
 
 std::string split_text(const Fleet& f, const Split& s) {
   std::string t;
-  for (auto& [r, v] : s.values) t += (t.empty() ? "" : ", ") + gpu_name(f.runs[r]) + ": " + v;
+  for (auto& [r, v] : s.values) t += (t.empty() ? "" : ", ") + f.runs[r].label + ": " + v;
   return t;
 }
 
@@ -146,16 +146,6 @@ const OddGpu* OddResult::find(std::size_t run) const {
 std::string verdict_category(const Outcome& o) {
   std::string v = to_string(o.verdict);
   return o.verdict == Verdict::recorded ? v + ": " + outcome_category(o.fact("outcome")) : v;
-}
-
-std::string gpu_name(const RunInfo& r) {
-  if (!r.available()) return "no GPU @ " + r.get(r.run, "host");
-  std::string s = r.dev("name") + " #" + r.dev("ordinal");
-  std::string uuid = r.dev("uuid");
-  if (uuid.rfind("GPU-", 0) == 0) uuid = uuid.substr(4);
-  if (!uuid.empty()) s += " " + uuid.substr(0, 8);
-  std::string node = r.dev("node").empty() ? r.get(r.run, "host") : r.dev("node");
-  return node.empty() ? s : s + " @ " + node;
 }
 
 OddResult find_odd_ones(const Fleet& f, const OddPolicy& p) {
@@ -194,7 +184,7 @@ std::string odd_text(const Fleet& f, const OddResult& r) {
     o << "  " << g.label() << ": " << g.runs.size() << " GPU(s), " << n << " odd\n";
   }
   for (auto& x : r.odd) {
-    o << "  ODD " << gpu_name(f.runs[x.run]) << (x.failing() ? " (fails where its peers pass)" : "") << "\n";
+    o << "  ODD " << f.runs[x.run].label << (x.failing() ? " (fails where its peers pass)" : "") << "\n";
     for (auto& v : x.verdicts)
       o << "    " << v.case_name << ": " << v.category << ", " << v.majority_count << " of " << v.peers << " peers: " << v.majority << "\n";
     for (auto& m : x.measurements)
@@ -215,7 +205,7 @@ std::string odd_markdown(const Fleet& f, const OddResult& r) {
   if (!r.odd.empty()) {
     o << "| GPU | peers | case | this GPU | peers |\n| --- | --- | --- | --- | --- |\n";
     for (auto& x : r.odd) {
-      const std::string who = gpu_name(f.runs[x.run]), grp = r.groups[x.group].label();
+      const std::string who = f.runs[x.run].label, grp = r.groups[x.group].label();
       for (auto& v : x.verdicts)
         o << "| " << who << " | " << grp << " | `" << v.case_name << "` | " << v.category << " | " << v.majority_count << " of "
           << v.peers << ": " << v.majority << " |\n";
@@ -245,7 +235,7 @@ Json odd_json(const Fleet& f, const OddResult& r) {
   Json& odd = j["odd"] = Json::array();
   for (auto& x : r.odd) {
     const RunInfo& run = f.runs[x.run];
-    Json e = {{"gpu", gpu_name(run)}, {"uuid", run.dev("uuid")}, {"file", run.file}, {"group", r.groups[x.group].label()}, {"failing", x.failing()}};
+    Json e = {{"gpu", run.label}, {"uuid", run.dev("uuid")}, {"file", run.file}, {"group", r.groups[x.group].label()}, {"failing", x.failing()}};
     Json& v = e["verdicts"] = Json::array();
     for (auto& d : x.verdicts)
       v.push_back({{"case", d.case_name}, {"category", d.category}, {"majority", d.majority}, {"majority_count", d.majority_count}, {"peers", d.peers}});
@@ -258,7 +248,7 @@ Json odd_json(const Fleet& f, const OddResult& r) {
   Json& splits = j["splits"] = Json::array();
   for (auto& s : r.splits) {
     Json vals = Json::object();
-    for (auto& [run, v] : s.values) vals[gpu_name(f.runs[run])] = v;
+    for (auto& [run, v] : s.values) vals[f.runs[run].label] = v;
     splits.push_back({{"group", r.groups[s.group].label()}, {"case", s.case_name}, {"measurement", s.measurement}, {"values", vals}});
   }
   return j;

@@ -71,12 +71,10 @@ struct OddResult {
 // Measurements compared: latencies, ratios and throughput (report_common's measure kinds).
 // Litmus outcome counts and other tallies of racing events vary from run to run by design.
 OddResult find_odd_ones(const Fleet& f, const OddPolicy& p = {});
+// The outputs name each GPU by its run label ("NVIDIA H200 #1 5f0c2a9e @ node7", results_file).
 
 // The category a case's result is compared by: the verdict, and for `recorded` the outcome.
 std::string verdict_category(const Outcome& o);
-
-// How outputs name a GPU: "NVIDIA H200 #1 5f0c2a9e @ node7" (uuid and node where known).
-std::string gpu_name(const RunInfo& r);
 
 std::string odd_text(const Fleet& f, const OddResult& r);
 std::string odd_markdown(const Fleet& f, const OddResult& r);

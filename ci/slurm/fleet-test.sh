@@ -7,7 +7,8 @@
 #   1. SQLite history: the node's first job killed before it writes anything (retried), and
 #      GPU 2's results removed on the second (named as missing): exit 1;
 #   2. the same with the history on a throwaway PostgreSQL;
-#   3. the control: nothing injected: every GPU ran and saw no GPU here: exit 3.
+#   3. the control: nothing injected, run as the cuconform under test runs a node (`run --devices
+#      all` where it has it): every GPU accounted for, each saw no GPU here: exit 3.
 # and checks what a fleet operator would: every node and GPU accounted for, nothing partial
 # read, every result in the history database, each GPU compared, the drain line, the exit.
 # Skips (exit 77) with the reason where the packages or root are missing.
@@ -133,6 +134,13 @@ echo "fleet-test: Slurm $(sinfo -V | awk '{print $2}') up in $(($(date +%s) - t0
 cat >"$work/cuconform" <<EOF
 #!/usr/bin/env bash
 inject=\${CUCONFORM_TEST_INJECT:-}
+# With CUCONFORM_TEST_PER_GPU, --devices is hidden, so run-node.sh runs each GPU apart: without a
+# GPU here that is the only way to get a results file per GPU (run --devices writes one for a
+# node where it opens none), and one of them to remove.
+if [ -n "\${CUCONFORM_TEST_PER_GPU:-}" ] && { [ "\$1" = help ] || [ "\$1" = --help ] || [ "\$2" = --help ]; }; then
+  "$real_exe" "\$@" 2>&1 | grep -v -- --devices
+  exit 0
+fi
 out=""
 prev=""
 for a in "\$@"; do
@@ -163,7 +171,9 @@ night() {
   start=$(date +%s)
   mkdir -p "$work/inject-$name"
   if [ "$inject" = yes ]; then touch "$work/inject-$name/fail-once" "$work/inject-$name/drop-gpu2"; fi
-  CUCONFORM_EXE=$work/cuconform CUCONFORM_TEST_INJECT=$work/inject-$name \
+  local per_gpu=""
+  [ "$inject" = yes ] && per_gpu=1
+  CUCONFORM_EXE=$work/cuconform CUCONFORM_TEST_INJECT=$work/inject-$name CUCONFORM_TEST_PER_GPU=$per_gpu \
     bash "$repo/ci/slurm/nightly.sh" --out "$dir" --db "$db" --partition gpu --retries 2 --time 10 --start-within 5 \
     -- "${filters[@]}" >"$work/$name.out" 2>&1
   rc=$?
@@ -196,9 +206,18 @@ night() {
     grep -q '"retried": true' "$dir/fleet.json" || fail "$name: fleet.json does not say $host was retried"
     grep -q 'missing' "$dir/fleet.html" || fail "$name: fleet.html does not name the missing GPU"
   else
+    # The control runs as the cuconform under test runs a node: with run --devices one results
+    # file (no GPU opened here) and node.json; without it one file per GPU. Either way all four
+    # GPUs are accounted for, none missing.
     [ "$attempts" = 1 ] || fail "$name: $attempts attempts of $host, expected 1"
-    [ "$present" = 4 ] || fail "$name: $present GPU results present, expected 4"
+    if [ -f "$dir/nodes/$host/node.json" ]; then
+      [ "$present" = 1 ] || fail "$name: run --devices without a GPU: $present results files, expected 1"
+    else
+      [ "$present" = 4 ] || fail "$name: $present GPU results present, expected 4"
+    fi
+    grep -q "$host: ran (run exit 3, job [0-9]*), 0 of 4 GPU(s) ran" "$dir/fleet.txt" || fail "$name: the control does not account for 4 GPUs"
     grep -q "(none: every planned node and GPU has results)" "$dir/fleet.txt" || fail "$name: the control names something missing"
+    [ "$(grep -c "^    no GPU: GPU [0-3] " "$dir/fleet.txt")" = 4 ] || fail "$name: not every GPU is reported as having no GPU"
   fi
   [ "$stored" = "$present" ] || fail "$name: the history database holds $stored of this night's runs, expected $present"
   grep -q "^night $name: status $want " "$work/$name.out" || fail "$name: the last line does not state status $want"

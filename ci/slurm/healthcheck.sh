@@ -4,8 +4,9 @@
 # before a job (a prolog) or as Slurm's HealthCheckProgram (docs/fleet.md, "Health check").
 # Prints one line a scheduler or a person reads:
 #   cuconform-health node=gpu07 status=OK gpus=4/4 new_failures=0 run_exit=1 seconds=31
-# and exits 0 healthy, 1 unhealthy (a failure the known list does not explain, a GPU without
-# results, a GPU that became unhealthy), 3 no GPU could be opened, 2 bad input.
+# and exits 0 healthy, 1 unhealthy (a GPU `cuconform health` says needs attention, a failure the
+# known list does not explain, a GPU without results, a GPU that became unhealthy), 3 no GPU
+# could be opened, 2 bad input.
 #   usage: ci/slurm/healthcheck.sh [--drain]
 #     --drain   when unhealthy, drain this node with the line as the reason
 #               (scontrol update ... state=drain): what HealthCheckProgram needs, since Slurm
@@ -26,6 +27,14 @@ node=${SLURMD_NODENAME:-$(hostname -s)}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/cuconform-health.XXXXXX") || exit 2
 trap 'rm -rf "$dir"' EXIT
 start=$(date +%s)
+# Each GPU's state now (cuconform health, where this cuconform has it): exit 4 when one needs
+# attention before a run (a pending or failed row remap...).
+health_rc=0
+usage=$("$exe" help 2>&1)
+if grep -q '^  health ' <<<"$usage"; then
+  "$exe" health --devices all >"$dir/health.txt" 2>&1
+  health_rc=$?
+fi
 CUCONFORM_EXE=$exe CUCONFORM_FILTERS="--profile smoke ${CUCONFORM_HEALTH_FILTERS:-}" \
   bash "$repo/ci/slurm/run-node.sh" "$dir" "$node" >"$dir/run-node.out" 2>&1
 marker=$dir/nodes/$node/complete.json
@@ -45,7 +54,9 @@ log=$dir/nodes/$node/run.log
 for n in $(grep -o '[0-9]* new (' "$log" 2>/dev/null | grep -o '^[0-9]*'); do new=$((new + n)); done
 
 status=OK code=0 why=""
-if [ -z "$rc" ]; then
+if [ "$health_rc" = 4 ]; then
+  status=FAIL code=1 why="a GPU needs attention (cuconform health): $(grep -v '^ *$' "$dir/health.txt" | tail -1 | tr -s '\t\n"' ' ' | head -c 120)"
+elif [ -z "$rc" ]; then
   status=FAIL code=1 why="no results: $(tail -1 "$dir/run-node.out" | tr -s '\t\n' ' ' | head -c 120)"
 elif [ "$rc" = 2 ]; then
   status=FAIL code=2 why="bad input (see cuconform run)"

@@ -107,6 +107,18 @@ TEST_CASE("fleet: a night where every GPU saw no GPU exits 3 -- nothing at all i
   REQUIRE(v.night.nodes.at(0).gpus.size() == 1);
   CHECK(v.night.nodes[0].gpus[0].state == NightGpu::State::no_gpu);
   CHECK(v.status == 3);
+  // run --devices without a driver writes one file for the node: its other GPUs saw no GPU
+  // either (not missing); with a second file (a run per GPU) a GPU without one is missing.
+  write_text(night + "/plan.tsv", "node-c\t4\n");
+  fs::rename(night + "/nodes/node-c/results.json", night + "/nodes/node-c/results.gpu0.json");
+  v = build_fleet_view(load_night(night));
+  REQUIRE(v.night.nodes.at(0).gpus.size() == 4);
+  for (auto& g : v.night.nodes[0].gpus) CHECK(g.state == NightGpu::State::no_gpu);
+  CHECK(v.status == 3);
+  write_text(night + "/nodes/node-c/results.gpu1.json", gpu_results("node-c", 1, false));
+  v = build_fleet_view(load_night(night));
+  CHECK(v.night.nodes.at(0).gpus.at(2).state == NightGpu::State::missing);
+  CHECK(v.status == 1);
   CHECK_THROWS_AS(load_night(temp_dir("empty")), ResultsError);
 }
 

@@ -98,7 +98,7 @@ TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measur
     CHECK(r.splits.empty());
 
     // Every output names GPU 2 and no other GPU (by name or uuid), and states its rule.
-    const std::string odd_name = gpu_name(f.runs[o.run]);
+    const std::string odd_name = f.runs[o.run].label;
     CHECK(odd_name == "NVIDIA H200 #2 cccccccc @ node-a");
     FleetView v = build_fleet_view(night_of_files({dir + "/results.gpu0.json", dir + "/results.gpu1.json", dir + "/results.gpu2.json",
                                                    dir + "/results.gpu3.json"}));
@@ -110,7 +110,7 @@ TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measur
       CHECK(has(out, odd_name));
       CHECK(has(out, "modified z-score"));
       for (int other : {0, 1, 3}) {
-        CHECK_FALSE(has(out, gpu_name(f.runs[static_cast<std::size_t>(other)])));
+        CHECK_FALSE(has(out, f.runs[static_cast<std::size_t>(other)].label));
         CHECK_FALSE(has(out, std::string(8, static_cast<char>('a' + other))));
       }
     }
