@@ -22,7 +22,7 @@ void add_since(FleetView& v, const std::string& url) {
   v.history_given = true;
   std::unique_ptr<Db> db;
   try {
-    db = open_history(url, false);
+    db = open_history(url, DbMode::read);
   } catch (const std::exception& e) {
     v.history_note = std::string("history not read: ") + e.what();
     return;

@@ -1,8 +1,9 @@
 // The odd one out (reporters/odd_one_out.*): four GPUs of one node made from a committed
-// baseline, one of them altered in its verdicts and one measurement; two GPUs; exact agreement.
+// baseline (compressed), one of them altered in its verdicts and one measurement; two GPUs; exact agreement.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "harness/util/input_file.hpp"
 #include "reporters/fleet_view.hpp"
 #include "reporters/odd_one_out.hpp"
 #include "suites/host/test_reporters_support.hpp"
@@ -12,7 +13,7 @@ using namespace cuconform::testing;
 
 namespace {
 
-const char* kBaseline = CUCONFORM_BASELINES_DIR "/NVIDIA-H200_driver-580.159.04.json";
+const char* kBaseline = CUCONFORM_BASELINES_DIR "/NVIDIA-H200_driver-580.159.04.json.gz";
 
 std::string uuid_of(int i) { return "GPU-" + std::string(8, static_cast<char>('a' + i)) + "-1111-2222-3333-444444444444"; }
 
@@ -61,7 +62,7 @@ bool has(const std::string& text, const std::string& needle) { return text.find(
 
 TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measurement is named, and nothing else", "[host][fleet]") {
   const std::string dir = temp_dir("odd4");
-  const auto base = nlohmann::ordered_json::parse(read_text(kBaseline));
+  const auto base = nlohmann::ordered_json::parse(read_input_file(kBaseline));
   std::vector<nlohmann::ordered_json> gpus;
   for (int i = 0; i < 4; ++i) gpus.push_back(gpu_copy(base, i));
 
@@ -148,7 +149,7 @@ TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measur
 
 TEST_CASE("odd one out: two GPUs have no majority -- differences are splits, nobody is named", "[host][fleet]") {
   const std::string dir = temp_dir("odd2");
-  const auto base = nlohmann::ordered_json::parse(read_text(kBaseline));
+  const auto base = nlohmann::ordered_json::parse(read_input_file(kBaseline));
   std::vector<nlohmann::ordered_json> gpus = {gpu_copy(base, 0), gpu_copy(base, 1)};
   auto [mcase, mname] = latency_case(base);
   const std::size_t vcase = passing_case(base, mcase);
@@ -166,7 +167,7 @@ TEST_CASE("odd one out: two GPUs have no majority -- differences are splits, nob
 
 TEST_CASE("odd one out: other models, drivers and runs without a GPU are not peers", "[host][fleet]") {
   const std::string dir = temp_dir("oddgroups");
-  const auto base = nlohmann::ordered_json::parse(read_text(kBaseline));
+  const auto base = nlohmann::ordered_json::parse(read_input_file(kBaseline));
   std::vector<nlohmann::ordered_json> gpus;
   for (int i = 0; i < 3; ++i) gpus.push_back(gpu_copy(base, i));
   gpus[2]["device"]["driver_version"] = "590.1";
