@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace cuconform {
+#include "harness/util/robust_stats.hpp"  // median_of, mad_of
 
-double median_of(std::vector<double> v);  // NaN for none
-double mad_of(const std::vector<double>& v);  // median absolute deviation from the median
+namespace cuconform {
 
 struct MannKendall {
   double s = 0, z = 0, p = 1;  // S statistic, normal score (continuity- and tie-corrected), two-sided p

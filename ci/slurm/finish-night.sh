@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The end of a night, whatever ran it (ci/slurm/nightly.sh, ci/k8s/merge-night.sh): every GPU's
+# results of NIGHT/nodes/*/ into the history database, `compare` of each against its baseline
+# (NIGHT/compare/NODE.gpuN.{txt,md}, exit codes in NIGHT/compare/exit.tsv), and the fleet view
+# (`cuconform fleet`: NIGHT/fleet.{txt,md,json,html}), printed.
+#   usage: ci/slurm/finish-night.sh NIGHT DB BASELINES      env: CUCONFORM_EXE (default cuconform)
+# Exit: the night's status, the worst in the order 2 > 4 > 1 > 3 > 0 of the fleet view's,
+# compare's (1 a regression, 2 a baseline that does not read) and the history's (2 when the
+# results could not be added); the last line says it.
+set -uo pipefail
+out=${1:?usage: finish-night.sh NIGHT DB BASELINES}
+db=${2:?usage: finish-night.sh NIGHT DB BASELINES}
+baselines=${3:?usage: finish-night.sh NIGHT DB BASELINES}
+exe=${CUCONFORM_EXE:-cuconform}
+night=$(basename "$out")
+mkdir -p "$out/compare"
+: >"$out/compare/exit.tsv"
+worst() {  # 2 > 4 > 1 > 3 > 0
+  local r
+  for r in 2 4 1 3; do
+    if [ "$1" = "$r" ] || [ "$2" = "$r" ]; then echo "$r"; return; fi
+  done
+  echo 0
+}
+shopt -s nullglob
+files=("$out"/nodes/*/results.gpu*.json "$out"/nodes/*/results.gpu*.json.gz "$out"/nodes/*/results.json "$out"/nodes/*/results.json.gz)
+status=0
+if [ ${#files[@]} -gt 0 ]; then
+  if ! "$exe" history add --db "$db" "${files[@]}" >"$out/history-add.log" 2>&1; then
+    echo "night $night: history add failed (nothing of this night stored): $(tail -1 "$out/history-add.log")" >&2
+    status=2
+  fi
+  known=()
+  [ -f "$baselines/known.yaml" ] && known=(--known "$baselines/known.yaml")
+  for f in "${files[@]}"; do
+    name=$(basename "$(dirname "$f")").$(basename "$f" | sed 's/^results\.//; s/\.json.*$//')
+    "$exe" compare "$baselines" "$f" "${known[@]}" --md "$out/compare/$name.md" >"$out/compare/$name.txt" 2>&1
+    rc=$?
+    printf '%s\t%s\n' "$name" "$rc" >>"$out/compare/exit.tsv"
+    status=$(worst "$status" "$rc")
+  done
+fi
+"$exe" fleet "$out" --history "$db" --html "$out/fleet.html" --md "$out/fleet.md" --json "$out/fleet.json" >"$out/fleet.txt" 2>&1
+fleet_rc=$?
+cat "$out/fleet.txt"
+status=$(worst "$status" "$fleet_rc")
+echo "night $night: status $status (fleet $fleet_rc, compare $out/compare/exit.tsv, history ${db%%\?*}); report $out/fleet.html"
+exit "$status"

@@ -1,0 +1,243 @@
+#include "reporters/night.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "harness/util/json_read.hpp"
+#include "reporters/results_json.hpp"
+
+namespace fs = std::filesystem;
+
+namespace cuconform {
+
+const char* to_string(NightGpu::State s) {
+  switch (s) {
+    case NightGpu::State::ran: return "ran";
+    case NightGpu::State::no_gpu: return "no GPU";
+    case NightGpu::State::unreadable: return "unreadable";
+    case NightGpu::State::missing: return "missing";
+  }
+  return "?";
+}
+
+std::string NightNode::state() const {
+  if (complete) return "ran";
+  return attempts.empty() ? "missing" : "failed";
+}
+
+int NightNode::expected_gpus() const {
+  if (planned_gpus >= 0) return planned_gpus;
+  if (held_gpus >= 0) return held_gpus;
+  return static_cast<int>(gpus.size());
+}
+
+namespace {
+
+// Tab-separated lines; '#' starts a comment line. Each row keeps its line number for messages.
+std::vector<std::pair<int, std::vector<std::string>>> read_tsv(const std::string& path, std::size_t min_fields) {
+  std::ifstream in(path);
+  if (!in) throw ResultsError(path + ": cannot open");
+  std::vector<std::pair<int, std::vector<std::string>>> rows;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, '\t');) f.push_back(x);
+    if (f.size() < min_fields)
+      throw ResultsError(path + ":" + std::to_string(n) + ": expected " + std::to_string(min_fields) + " tab-separated fields, got " +
+                         std::to_string(f.size()));
+    rows.emplace_back(n, std::move(f));
+  }
+  return rows;
+}
+
+int int_field(const std::string& path, int line, const std::string& what, const std::string& text, int lo) {
+  try {
+    std::size_t used = 0;
+    long v = std::stol(text, &used);
+    if (used == text.size() && v >= lo && v <= 1000000) return static_cast<int>(v);
+  } catch (const std::exception&) {
+  }
+  throw ResultsError(path + ":" + std::to_string(line) + ": " + what + ": expected a whole number, got '" + text + "'");
+}
+
+NightNode& node_named(Night& n, const std::string& name) {
+  for (auto& x : n.nodes)
+    if (x.name == name) return x;
+  n.nodes.push_back({});
+  n.nodes.back().name = name;
+  return n.nodes.back();
+}
+
+void read_marker(const std::string& path, NightNode* node) {
+  try {
+    JsonDoc doc = JsonDoc::from_file(path);
+    JsonField root = doc.root();
+    if (!root.is_object()) root.fail("not a completion marker (expected a JSON object)");
+    if (root["schema"].required().str() != kNodeDoneSchema) root["schema"].fail("expected '" + std::string(kNodeDoneSchema) + "'");
+    double exit = root["exit"].required().num(), gpus = root["gpus"].num();
+    if (!(exit >= 0 && exit < 256)) root["exit"].fail("expected an exit code 0..255");
+    node->complete = true;
+    node->run_exit = static_cast<int>(exit);
+    node->held_gpus = gpus >= 0 ? static_cast<int>(gpus) : -1;
+    node->job_id = root["job_id"].text();
+    node->finished = root["finished"].str();
+  } catch (const JsonError& e) {
+    throw ResultsError(e.what());
+  }
+}
+
+// One GPU's file into the night's fleet; a file that does not read is that GPU's state.
+void add_gpu(Night& night, NightNode& node, int index, const std::string& file, std::vector<Fleet>& parts) {
+  NightGpu g;
+  g.index = index;
+  g.file = file;
+  try {
+    Fleet f = load_results(file);
+    for (std::size_t i = 0; i < f.runs.size(); ++i) {  // a node.json holds several
+      NightGpu x = g;
+      if (f.runs.size() > 1) {
+        std::string ord = f.runs[i].dev("ordinal");
+        x.index = ord.empty() ? static_cast<int>(i) : std::atoi(ord.c_str());
+      }
+      std::size_t before = 0;
+      for (auto& p : parts) before += p.runs.size();
+      x.run = before + i;
+      x.state = f.runs[i].available() ? NightGpu::State::ran : NightGpu::State::no_gpu;
+      if (x.state == NightGpu::State::no_gpu) x.why = f.runs[i].dev("error");
+      node.gpus.push_back(x);
+    }
+    parts.push_back(std::move(f));
+  } catch (const std::exception& e) {
+    g.state = NightGpu::State::unreadable;
+    g.why = e.what();
+    node.gpus.push_back(g);
+  }
+  (void)night;
+}
+
+void read_node_dir(Night& night, const fs::path& dir, std::vector<Fleet>& parts) {
+  const std::string name = dir.filename().string();
+  if (!fs::exists(dir / "complete.json")) {
+    night.ignored.push_back((dir / "").string() + ": no complete.json (an attempt still being written, or copied in half): not read");
+    return;
+  }
+  NightNode& node = node_named(night, name);
+  read_marker((dir / "complete.json").string(), &node);
+  static const std::regex per_gpu(R"(results\.gpu([0-9]+)\.json(\.gz)?)");
+  std::vector<std::pair<int, std::string>> files;
+  std::string single, merged;
+  for (auto& e : fs::directory_iterator(dir)) {
+    const std::string f = e.path().filename().string();
+    std::smatch m;
+    if (std::regex_match(f, m, per_gpu)) files.emplace_back(std::stoi(m[1]), e.path().string());
+    else if (f == "results.json" || f == "results.json.gz") single = e.path().string();
+    else if (f == "node.json" || f == "node.json.gz") merged = e.path().string();
+  }
+  std::sort(files.begin(), files.end());
+  // The per-GPU files are the record; node.json is their merge, read only when they are absent.
+  if (!files.empty()) {
+    for (auto& [i, f] : files) add_gpu(night, node, i, f, parts);
+  } else if (!merged.empty()) {
+    add_gpu(night, node, 0, merged, parts);
+  } else if (!single.empty()) {
+    add_gpu(night, node, 0, single, parts);
+  }
+}
+
+// GPUs the node should have had and has no file for: missing, by index. Where the node's run
+// opened no GPU at all, `run --devices` writes one file for the node (no driver, nothing to
+// enumerate): then the others saw no GPU either, the same state and reason, not missing. Several
+// files (a run per GPU) keep a GPU without one missing.
+void add_missing(NightNode& node) {
+  if (!node.complete) return;
+  const int want = node.expected_gpus();
+  const bool all_none = node.gpus.size() == 1 && node.gpus[0].state == NightGpu::State::no_gpu;
+  const std::string why = all_none ? node.gpus[0].why : "";
+  for (int i = 0; i < want; ++i) {
+    bool have = false;
+    for (auto& g : node.gpus) have = have || g.index == i;
+    if (!have) {
+      NightGpu g;
+      g.index = i;
+      g.state = all_none ? NightGpu::State::no_gpu : NightGpu::State::missing;
+      g.why = why;
+      node.gpus.push_back(g);
+    }
+  }
+  std::sort(node.gpus.begin(), node.gpus.end(), [](const NightGpu& a, const NightGpu& b) { return a.index < b.index; });
+}
+
+}  // namespace
+
+Night load_night(const std::string& dir) {
+  Night night;
+  night.dir = dir;
+  night.name = fs::path(dir).lexically_normal().filename().string();
+  if (night.name.empty() || night.name == ".") night.name = fs::path(dir).lexically_normal().parent_path().filename().string();
+  if (!fs::is_directory(dir)) throw ResultsError(dir + ": not a folder");
+  const fs::path root(dir);
+  const bool has_plan = fs::exists(root / "plan.tsv"), has_nodes = fs::is_directory(root / "nodes");
+  if (!has_plan && !has_nodes && !fs::exists(root / "attempts.tsv"))
+    throw ResultsError(dir + ": not a night folder (no plan.tsv, attempts.tsv or nodes/; docs/fleet.md)");
+  if (has_plan) {
+    const std::string p = (root / "plan.tsv").string();
+    for (auto& [line, f] : read_tsv(p, 2)) node_named(night, f[0]).planned_gpus = int_field(p, line, "GPUs", f[1], 0);
+  }
+  if (fs::exists(root / "attempts.tsv")) {
+    const std::string p = (root / "attempts.tsv").string();
+    for (auto& [line, f] : read_tsv(p, 5)) {
+      NightAttempt a{int_field(p, line, "attempt", f[1], 1), f[2], f[3], f[4] == "-" ? -1 : int_field(p, line, "exit", f[4], 0)};
+      node_named(night, f[0]).attempts.push_back(a);
+    }
+  }
+  std::vector<Fleet> parts;
+  if (has_nodes) {
+    std::vector<fs::path> dirs;
+    for (auto& e : fs::directory_iterator(root / "nodes"))
+      if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    for (auto& d : dirs) read_node_dir(night, d, parts);
+  }
+  if (fs::is_directory(root / ".partial"))
+    for (auto& e : fs::directory_iterator(root / ".partial"))
+      night.ignored.push_back(e.path().string() + ": an attempt that did not finish (never read)");
+  for (auto& n : night.nodes) add_missing(n);
+  night.fleet = merge_fleets(parts);
+  return night;
+}
+
+Night night_of_files(const std::vector<std::string>& files) {
+  Night night;
+  night.name = "the files given";
+  std::vector<Fleet> parts;
+  for (auto& file : files) {
+    Fleet f = load_results(file);  // bad input here is the command's bad input: named, exit 2
+    for (std::size_t i = 0; i < f.runs.size(); ++i) {
+      const RunInfo& r = f.runs[i];
+      std::string host = r.dev("node").empty() ? r.get(r.run, "host") : r.dev("node");
+      NightNode& node = node_named(night, host.empty() ? "(unknown node)" : host);
+      node.complete = true;
+      NightGpu g;
+      g.file = file;
+      g.index = r.dev("ordinal").empty() ? static_cast<int>(node.gpus.size()) : std::atoi(r.dev("ordinal").c_str());
+      std::size_t before = 0;
+      for (auto& p : parts) before += p.runs.size();
+      g.run = before + i;
+      g.state = r.available() ? NightGpu::State::ran : NightGpu::State::no_gpu;
+      if (!r.available()) g.why = r.dev("error");
+      node.gpus.push_back(g);
+    }
+    parts.push_back(std::move(f));
+  }
+  night.fleet = merge_fleets(parts);
+  return night;
+}
+
+}  // namespace cuconform
