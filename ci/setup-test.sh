@@ -9,8 +9,12 @@ for p in catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || { echo "SKIPPED: $p is not installed (run ci/setup.sh first)"; exit 77; }
 done
 bin=$(mktemp -d "${TMPDIR:-/tmp}/cuconform-nosudo.XXXXXX")
-trap 'rm -rf "$bin"' EXIT
-chmod 755 "$bin"
+# setup.sh from a tree of its own: a checkout's .deps/debs (packages carried to a GPU machine)
+# would send it down the unpacking path, which is not the one under test.
+tree=$(mktemp -d "${TMPDIR:-/tmp}/cuconform-nosudo-tree.XXXXXX")
+trap 'rm -rf "$bin" "$tree"' EXIT
+chmod 755 "$bin" "$tree"
+mkdir -p "$tree/ci" && cp "$root/ci/setup.sh" "$tree/ci/" && chmod -R a+rX "$tree"
 for d in /usr/local/bin /usr/bin /bin; do
   for f in "$d"/*; do
     n=$(basename "$f")
@@ -23,7 +27,7 @@ if [ "$(id -u)" -eq 0 ]; then
   command -v runuser >/dev/null 2>&1 || { echo "SKIPPED: root without runuser"; exit 77; }
   as=(runuser -u nobody --)
 fi
-out=$("${as[@]}" env PATH="$bin" bash "$root/ci/setup.sh" 2>&1)
+out=$("${as[@]}" env PATH="$bin" bash "$tree/ci/setup.sh" 2>&1)
 rc=$?
 echo "$out"
 [ "$rc" = 0 ] || { echo "FAIL: ci/setup.sh exited $rc without sudo"; exit 1; }
