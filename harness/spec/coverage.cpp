@@ -7,9 +7,12 @@ namespace cuconform {
 namespace {
 
 // What one rule naming a statement makes of it; the strongest rule wins (proved first).
-// Recorded: an active rule of kind undefined runs the behaviour and records what happened.
+// Recorded: an active rule of kind undefined runs the behaviour and records what happened. A
+// toolchain observation (what a compiler emits today) or a self-check of the suite's kernels proves
+// no sentence of the documents, whatever it names.
 CoverageStatus status_from(const Rule& r) {
   if (r.planned) return CoverageStatus::planned;
+  if (r.basis == Basis::toolchain || r.basis == Basis::self_check) return CoverageStatus::none;
   return r.kind == Kind::undefined ? CoverageStatus::recorded : CoverageStatus::proved;
 }
 
