@@ -107,9 +107,7 @@ int cmd_health(const Options& o) {
     const GpuHealth h = nvml_health(g.uuid);
     std::string verdict = "healthy";
     if (!h.readable) verdict = "unhealthy: " + h.error;
-    else if (h.remap_failed == 1) verdict = "unhealthy: a row remap failed";
-    else if (h.remap_pending == 1) verdict = "unhealthy: a row remap is pending (the GPU needs a reset)";
-    else if (h.retired_pages_pending == 1) verdict = "unhealthy: a page retirement is pending (the GPU needs a reset)";
+    else if (const std::string why = needs_attention(h); !why.empty()) verdict = "unhealthy: " + why;
     else if (h.ecc_uncorrected > 0) verdict = "attention: " + std::to_string(h.ecc_uncorrected) + " uncorrected ECC error(s) since the driver loaded";
     sick = sick || verdict.rfind("unhealthy", 0) == 0;
     Json j = gpu_identity(g, "");

@@ -216,18 +216,17 @@ int cmd_run(const Options& o) {
 
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
+  // Node mode: one results file per GPU (BASE.gpu<N>.json), the node's fleet file at --json FILE
+  // (BASE = FILE), by default DIR/node.json beside DIR/results.gpu<N>.json.
+  std::string gpu_json_base = json_path.empty() ? out_dir + "/results.json" : json_path;
   if (json_path.empty() && junit_path.empty()) {
     json_path = out_dir + (node_mode ? "/node.json" : "/results.json");
     junit_path = out_dir + "/junit.xml";
   }
-  // Node mode: one results file per GPU (FILE.gpu<N>.json), the node's fleet file at FILE.
   std::vector<std::string> json_of(static_cast<std::size_t>(n)), junit_of(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int index = gpus.empty() ? 0 : gpus[static_cast<std::size_t>(i)].ordinal;
-    json_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(json_path.empty() ? out_dir + "/results.json" : json_path, index)
-                                                     : json_path;
-    if (node_mode && !json_path.empty() && json_path.size() > 10 && json_path.substr(json_path.size() - 10) == "/node.json")
-      json_of[static_cast<std::size_t>(i)] = json_path.substr(0, json_path.size() - 10) + "/results.gpu" + std::to_string(index) + ".json";
+    json_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(gpu_json_base, index) : json_path;
     junit_of[static_cast<std::size_t>(i)] = node_mode ? per_gpu_path(junit_path, index) : junit_path;
   }
   if (!check_writable({json_path, junit_path}, &error)) {

@@ -209,6 +209,14 @@ GpuHealth nvml_health(const std::string& uuid) {
   return h;
 }
 
+std::string needs_attention(const GpuHealth& h) {
+  if (!h.readable) return h.error.find("lost") != std::string::npos ? h.error : "";
+  if (h.remap_failed == 1) return "a row remap failed";
+  if (h.remap_pending == 1) return "a row remap is pending (the GPU needs a reset)";
+  if (h.retired_pages_pending == 1) return "a page retirement is pending (the GPU needs a reset)";
+  return "";
+}
+
 std::string slowdown_reasons(std::uint64_t bits) {
   // NVML's nvmlClocksEventReason* bits; idle (0x1), application clocks (0x2), sync boost (0x10)
   // and display clocks (0x100) are settings or rest, not a slowdown of work in flight.

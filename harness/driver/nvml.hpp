@@ -44,6 +44,11 @@ struct GpuHealth {
 };
 GpuHealth nvml_health(const std::string& uuid);
 
+// Why a GPU in state `h` needs attention before it runs anything ("" when it does not): lost, a
+// failed or pending row remap, a pending page retirement. New uncorrected ECC errors are judged
+// against a start count by the caller (the health watch).
+std::string needs_attention(const GpuHealth& h);
+
 // The throttle reasons that slow a measurement down, in words ("sw power cap, hw thermal
 // slowdown"); "" when none. Idle and application-clock settings are not slowdowns.
 std::string slowdown_reasons(std::uint64_t bits);

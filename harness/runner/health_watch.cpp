@@ -184,12 +184,8 @@ void HealthWatch::poll_loop() {
     next += std::chrono::seconds(1);
     for (std::size_t i = 0; i < g_.size(); ++i) {
       const GpuHealth h = nvml_health(g_[i].gpu.uuid);
-      std::string why;
-      if (!h.readable && h.error.find("lost") != std::string::npos) why = h.error;
-      else if (h.remap_failed == 1) why = "a row remap failed";
-      else if (h.remap_pending == 1) why = "a row remap is pending (the GPU needs a reset)";
-      else if (h.retired_pages_pending == 1) why = "a page retirement is pending (the GPU needs a reset)";
-      else if (h.ecc_uncorrected > 0 && g_[i].ecc_uncorrected_at_start >= 0 && h.ecc_uncorrected > g_[i].ecc_uncorrected_at_start)
+      std::string why = needs_attention(h);
+      if (why.empty() && h.ecc_uncorrected > 0 && g_[i].ecc_uncorrected_at_start >= 0 && h.ecc_uncorrected > g_[i].ecc_uncorrected_at_start)
         why = "uncorrected ECC errors: " + std::to_string(h.ecc_uncorrected - g_[i].ecc_uncorrected_at_start) + " new";
       if (why.empty()) continue;
       std::lock_guard<std::mutex> lock(mu_);
