@@ -67,8 +67,9 @@ void print_timing(std::ostream& os, const RunReport& run) {
      << ", isolated cases " << s(t.isolated_s) << " (" << t.isolated_cases << " in " << t.isolated_workers
      << " processes)\n";
   if (t.isolated_cases)
-    os << "  isolated cases: process start " << s(t.isolated_start_s) << " (after the go where started ahead), cases "
-       << s(t.isolated_run_s) << ", process exits " << s(t.isolated_exit_s) << "\n";
+    os << "  isolated cases: process start " << s(t.isolated_start_s) << " (after the go where started ahead; "
+       << t.isolated_early << " started during the parallel lanes), cases " << s(t.isolated_run_s) << ", process exits "
+       << s(t.isolated_exit_s) << "\n";
   os << "  host tools (ptxas, cuobjdump, nvcc) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)
      << "; " << t.workers_started << " worker processes\n";
   // Case time per area and the slowest rules (a case's time includes its module loads and, for

@@ -35,6 +35,7 @@ Json timing_json(const RunReport& run) {
           {"isolated_s", json_number(t.isolated_s)},
           {"isolated_cases", t.isolated_cases},
           {"isolated_workers", t.isolated_workers},
+          {"isolated_early", t.isolated_early},
           {"isolated_start_s", json_number(t.isolated_start_s)},
           {"isolated_run_s", json_number(t.isolated_run_s)},
           {"isolated_exit_s", json_number(t.isolated_exit_s)},

@@ -25,19 +25,34 @@ bool shares_isolated_worker(const Case& c) {
          !c.rule->has_tag("fresh-process");
 }
 
-int default_gpu_lanes(std::string* why, int gpus) {
-  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, gpus));
-  std::string no_gpu;
-  const CudaApi* api = cuda_api(&no_gpu);
+namespace {
+
+struct GpuSize {
   int sms = 0;
   std::size_t mem = 0;
+};
+
+// cuInit and device attributes only: no context, so this costs tens of milliseconds.
+GpuSize gpu_size() {
+  GpuSize g;
+  std::string no_gpu;
+  const CudaApi* api = cuda_api(&no_gpu);
   CUdevice dev = 0;
   const char* env = std::getenv("CUCONFORM_DEVICE");
-  // cuInit and device attributes only: no context, so this costs tens of milliseconds.
   if (api && api->cuInit(0) == CUDA_SUCCESS && api->cuDeviceGet(&dev, env ? std::atoi(env) : 0) == CUDA_SUCCESS) {
-    api->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    api->cuDeviceTotalMem(&mem, dev);
+    api->cuDeviceGetAttribute(&g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    api->cuDeviceTotalMem(&g.mem, dev);
   }
+  return g;
+}
+
+}  // namespace
+
+int default_gpu_lanes(std::string* why, int gpus) {
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, gpus));
+  const GpuSize g = gpu_size();
+  const int sms = g.sms;
+  const std::size_t mem = g.mem;
   if (sms == 0) {
     if (why) *why = "1 (no GPU to size the lanes by)";
     return 1;
@@ -50,6 +65,11 @@ int default_gpu_lanes(std::string* why, int gpus) {
            " CPU cores" + (gpus > 1 ? " (1/" + std::to_string(gpus) + " of the host's)" : std::string()) +
            " / 2, " + std::to_string(mem >> 30) + " GiB / 4, at most 8)";
   return lanes;
+}
+
+int default_prestart_early() {
+  const GpuSize g = gpu_size();
+  return g.sms == 0 ? 0 : std::clamp(static_cast<int>(g.mem >> 31), 0, 48);
 }
 
 double case_cost(const Case& c) {
