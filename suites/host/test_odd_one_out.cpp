@@ -88,7 +88,7 @@ TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measur
     const OddGpu& o = r.odd[0];
     CHECK(f.runs[o.run].dev("uuid") == uuid_of(2));
     REQUIRE(o.verdicts.size() == 1);
-    CHECK(o.verdicts[0].case_name == base["cases"][vcase]["name"]);
+    CHECK(o.verdicts[0].case_name == base["cases"][vcase]["name"].get<std::string>());
     CHECK(o.verdicts[0].category == "fail");
     CHECK(o.verdicts[0].majority == "pass");
     CHECK(o.verdicts[0].majority_count == 3);
