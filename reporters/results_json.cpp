@@ -37,6 +37,8 @@ Json timing_json(const RunReport& run) {
           {"isolated_workers", t.isolated_workers},
           {"isolated_early", t.isolated_early},
           {"isolated_start_s", json_number(t.isolated_start_s)},
+          {"isolated_not_ready_s", json_number(t.isolated_not_ready_s)},
+          {"isolated_go_s", json_number(t.isolated_go_s)},
           {"isolated_run_s", json_number(t.isolated_run_s)},
           {"isolated_exit_s", json_number(t.isolated_exit_s)},
           {"host_tool_s", json_number(t.host_tool_s)},

@@ -144,6 +144,10 @@ std::size_t run_batch(const std::vector<const Case*>& batch, Shared& sh, bool gp
         std::lock_guard<std::mutex> lock(sh.mu);
         if (!std::strcmp(key, "catalog_s")) sh.out.timing.catalog_s += v;
         if (!std::strcmp(key, "gpu_open_s")) sh.out.timing.gpu_open_s += v;
+        // A gated worker's stamps: still getting ready after its go, and the go's way to it.
+        const double go_sent = std::chrono::duration<double>(spawned.time_since_epoch()).count();
+        if (!std::strcmp(key, "ready_at") && ready) sh.out.timing.isolated_not_ready_s += std::max(0.0, v - go_sent);
+        if (!std::strcmp(key, "go_at") && ready) sh.out.timing.isolated_go_s += std::max(0.0, v - go_sent);
       }
     }
   };

@@ -96,6 +96,8 @@ struct SuperviseTiming {
   double gpu_cases_s = 0;     // case time in shared workers, module loads excluded
   double isolated_s = 0;      // isolated cases, one process at a time (all of it)
   double isolated_start_s = 0;  // of that: from spawn (prestarted: from its go) to the case starting
+  double isolated_not_ready_s = 0;  // of the start: a worker started ahead still making its context after its go
+  double isolated_go_s = 0;         // of the start: from the go to the worker reading it (not ready included)
   double isolated_run_s = 0;    // the cases themselves
   double isolated_exit_s = 0;   // their processes' exits (context teardown)
   int isolated_cases = 0;

@@ -130,12 +130,16 @@ int worker_main(int argc, char** argv) {
     // until the supervisor says go. End of file instead of a go: the run is over, leave.
     for (const Case* c : cases)
       if (!opened && case_needs_driver(*c)) open_gpu();
+    // Stamps on the steady clock (CLOCK_MONOTONIC, the supervisor's too): how long a worker
+    // started ahead was still getting ready after its go, and how long the go took to arrive.
+    emit("TIMING ready_at " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count()));
     emit("READY");
     // The go is a line: how many of its cases to skip (a spare worker of a batch takes over
     // after the case that ended the one before it).
     std::string go;
     if (!read_gate_line(&go)) return 0;
     skip = std::strtoul(go.c_str(), nullptr, 10);
+    emit("TIMING go_at " + std::to_string(std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count()));
   }
   for (std::size_t i = skip; i < cases.size(); ++i) {
     if (!opened && case_needs_driver(*cases[i])) open_gpu();
