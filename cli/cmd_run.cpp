@@ -300,9 +300,6 @@ int cmd_run(const Options& o) {
   if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
   // CUCONFORM_PRESTART_DEPTH=N: isolated workers started ahead (default 3).
   if (const char* p = std::getenv("CUCONFORM_PRESTART_DEPTH")) so.prestart_depth = std::clamp(std::atoi(p), 1, 16);
-  // CUCONFORM_PRESTART_EARLY=N: isolated workers started during the parallel phase (default: one
-  // per 2 GiB of device memory, at most 48; 0 off).
-  if (const char* p = std::getenv("CUCONFORM_PRESTART_EARLY")) so.prestart_early = std::clamp(std::atoi(p), 0, 64);
   // CUCONFORM_NODE_PHASES=step|stagger: how a node's GPUs line their phases up (node_run.hpp).
   if (const char* p = std::getenv("CUCONFORM_NODE_PHASES")) {
     if (std::string(p) == "step") no.phases = NodeRunOptions::Phases::step;

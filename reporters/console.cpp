@@ -68,7 +68,7 @@ void print_timing(std::ostream& os, const RunReport& run) {
      << " processes)\n";
   if (t.isolated_cases)
     os << "  isolated cases: process start " << s(t.isolated_start_s) << " (after the go where started ahead; "
-       << t.isolated_early << " started during the parallel lanes; go to its reading " << s(t.isolated_go_s)
+       << "go to its reading " << s(t.isolated_go_s)
        << ", of it still making a context " << s(t.isolated_not_ready_s) << "), cases " << s(t.isolated_run_s) << ", process exits "
        << s(t.isolated_exit_s) << "\n";
   os << "  host tools (ptxas, cuobjdump, nvcc) " << s(t.host_tool_s) << " of host-lane case time " << s(t.host_cases_s)

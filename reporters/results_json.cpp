@@ -35,7 +35,6 @@ Json timing_json(const RunReport& run) {
           {"isolated_s", json_number(t.isolated_s)},
           {"isolated_cases", t.isolated_cases},
           {"isolated_workers", t.isolated_workers},
-          {"isolated_early", t.isolated_early},
           {"isolated_start_s", json_number(t.isolated_start_s)},
           {"isolated_not_ready_s", json_number(t.isolated_not_ready_s)},
           {"isolated_go_s", json_number(t.isolated_go_s)},

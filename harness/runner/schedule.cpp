@@ -67,10 +67,6 @@ int default_gpu_lanes(std::string* why, int gpus) {
   return lanes;
 }
 
-int default_prestart_early() {
-  const GpuSize g = gpu_size();
-  return g.sms == 0 ? 0 : std::clamp(static_cast<int>(g.mem >> 31), 0, 48);
-}
 
 double case_cost(const Case& c) {
   if (c.rule->needs(Requirement::nvcc)) return 250;

@@ -33,10 +33,6 @@ bool shares_isolated_worker(const Case& c);
 // makes contexts one at a time (ci/probes/context_cost.py). `why` says how the number was chosen.
 int default_gpu_lanes(std::string* why, int gpus = 1);
 
-// How many isolated workers start during the parallel phase (SuperviseOptions::prestart_early):
-// one per 2 GiB of device memory (an idle context holds a few hundred MiB), at most 48; 0 without
-// a GPU to size it by.
-int default_prestart_early();
 
 // What a case costs, in ptxas runs (about 0.02 s each on the GPU machine; a GPU kernel case 1):
 // the host lanes, and the GPU lanes (which hold the tool cases with --codegen jit), cut their

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -447,40 +446,12 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   const auto tp = Clock::now();
   std::thread isolated_lane;
   if (!opt.isolated_alone) isolated_lane = std::thread(run_isolated);
-  // Meanwhile the isolated lane's first workers start, gated and idle: the driver makes contexts
-  // one at a time for the whole host (about 0.1 s each), which at the lane's own pace was a third
-  // of its time (process start 7.0 s of 18.9 s, H100, 2026-11-26). One at a time, paced, so the
-  // parallel lanes' own workers never queue behind more than one of them; none after the phase
-  // ends, so no context is made while rates are taken.
-  std::atomic<bool> parallel_over{false};
-  std::thread early;
-  const int early_n = !opt.prestart_isolated || !opt.isolated_alone || iso_first ? 0
-                      : opt.prestart_early >= 0                                   ? opt.prestart_early
-                                                                                  : default_prestart_early();
-  if (early_n > 0 && !iso_items.empty()) {
-    early = std::thread([&] {
-      for (std::size_t k = 0; k < iso_items.size() && static_cast<int>(k) < early_n; ++k) {
-        if (parallel_over || sh.stopping()) break;
-        Worker w = spawn(opt.specs_dir, iso_items[k], true, opt.worker_env);
-        {
-          std::lock_guard<std::mutex> lock(sh.mu);
-          ahead.push_back(Ahead{k, w});
-          next_item = k + 1;
-          ++t.isolated_early;
-        }
-        const auto until = after(opt.prestart_early_pace_s);
-        while (!parallel_over && Clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      }
-    });
-  }
   // Two chunks a lane: each chunk is a worker and a context, and two leave room to even out the
   // lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here (the driver
   // is their toolchain), and cut by count one chunk held mbarrier.compile.sm90_only_wrappers'
   // eight nvcc compiles (36 s of a 46 s parallel phase, H100 2026-11-25). A kernel case costs 1.
   ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8, case_cost));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
-  parallel_over = true;
-  if (early.joinable()) early.join();
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.parallel_phase_s = seconds_since(tp);

@@ -37,12 +37,6 @@ struct SuperviseOptions {
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
   int prestart_depth = 3;  // how many isolated workers are started ahead (a spare of the records' among them)
-  // How many of the isolated lane's first workers are started (gated, idle) during the parallel
-  // phase, one every `prestart_early_pace_s`, so that their contexts are made while other work
-  // runs instead of one after another at the lane's pace; -1: default_prestart_early()
-  // (CUCONFORM_PRESTART_EARLY=N, 0 off). Never during the GPU-alone phase (rates).
-  int prestart_early = -1;
-  double prestart_early_pace_s = 0.12;
   // The isolated lane first, then the parallel lanes and the GPU-alone phase (a node's odd GPUs
   // when their phases are staggered: node_run.hpp).
   bool isolated_first = false;
@@ -102,7 +96,6 @@ struct SuperviseTiming {
   double isolated_exit_s = 0;   // their processes' exits (context teardown)
   int isolated_cases = 0;
   int isolated_workers = 0;     // their processes (the records share one until one of them ends it)
-  int isolated_early = 0;       // of them: started during the parallel phase (prestart_early)
   double host_tool_s = 0;     // host lanes and GPU lane: toolkit programs (ptxas, cuobjdump)
   double host_cases_s = 0;    // host lanes: case time, summed over lanes
   int workers_started = 0, host_lane_count = 0;

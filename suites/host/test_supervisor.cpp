@@ -222,36 +222,3 @@ TEST_CASE("records share a worker until one faults, hangs or kills it, with the 
     CHECK(m1.at(0).second >= m0.at(1).second);
   }
 }
-
-TEST_CASE("isolated workers started during the parallel phase give the same outcomes, one at a time",
-          "[host][isolation]") {
-  const std::vector<std::string> names = {
-      "selftest.isolated_window.n1", "selftest.isolated_window.n2", "selftest.undefined.fault",
-      "selftest.isolated_window.n3", "selftest.undefined.hang",     "selftest.isolated_window.n4",
-      "selftest.undefined.abort",    "selftest.isolated_window.n5", "selftest.isolated_window.n6",
-      "selftest.undefined.ok",       "selftest.negative.violation.pid"};
-  SuperviseOptions late, early;
-  late.slack_s = early.slack_s = 1;
-  late.prestart_early = 0;
-  early.prestart_early = 8;
-  early.prestart_early_pace_s = 0;
-  SuperviseOutcome a = supervise_named(kSpecs, names, late);
-  SuperviseOutcome b = supervise_named(kSpecs, names, early);
-  REQUIRE(b.results.size() == names.size());
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    INFO(names[i]);
-    CHECK(b.finished[i]);
-    CHECK(a.results[i].obs.verdict == b.results[i].obs.verdict);
-    CHECK(a.results[i].obs.fact_value("outcome") == b.results[i].obs.fact_value("outcome"));
-  }
-  CHECK(a.timing.isolated_early == 0);
-  CHECK(b.timing.isolated_early <= 2);  // the isolated lane's items: the fault case, the records
-  CHECK(a.timing.isolated_workers == b.timing.isolated_workers);
-  // Started early or not, one at a time: the windows do not overlap.
-  const std::vector<std::size_t> windows = {0, 1, 3, 5, 7, 8};
-  for (std::size_t k = 0; k + 1 < windows.size(); ++k) {
-    const auto& m0 = b.results[windows[k]].obs.measurements;
-    const auto& m1 = b.results[windows[k + 1]].obs.measurements;
-    CHECK(m1.at(0).second >= m0.at(1).second);
-  }
-}
