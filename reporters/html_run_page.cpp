@@ -13,6 +13,7 @@
 #include "reporters/html_pages.hpp"
 #include "reporters/report_common.hpp"
 #include "reporters/svg.hpp"
+#include "reporters/throughput_table.hpp"
 
 namespace cuconform::html {
 
@@ -73,6 +74,8 @@ std::string run_page(const Fleet& f, const KnownList* known, const std::string& 
                                                      : std::to_string(fails.total)});
   if (counts["flake"]) nav.push_back({"flakes", "Flaky", std::to_string(counts["flake"])});
   if (counts["recorded"]) nav.push_back({"recorded", "Recorded", std::to_string(counts["recorded"])});
+  const std::vector<ThroughputRow> throughput = throughput_rows(f, 0);
+  if (!throughput.empty()) nav.push_back({"throughput", "Throughput", std::to_string(throughput.size())});
   nav.push_back({"measurements", "Measurements", ""});
   if (!why.empty()) nav.push_back({"not-run", "Not run", std::to_string(counts["not-supported"] + counts["planned"])});
   nav.push_back({"cases", "Cases", std::to_string(f.cases.size())});
@@ -123,7 +126,7 @@ std::string run_page(const Fleet& f, const KnownList* known, const std::string& 
     o << "</table></div></section>";
   }
 
-  o << run_measurements_section(f);
+  o << throughput_html(throughput) << run_measurements_section(f);
 
   if (!why.empty()) {  // grouped by reason, most frequent first
     std::vector<std::pair<int, std::string>> sorted;

@@ -7,6 +7,7 @@
 
 #include "reporters/html_report.hpp"
 #include "reporters/report_common.hpp"
+#include "reporters/throughput_table.hpp"
 
 namespace cuconform {
 
@@ -103,6 +104,7 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
           o << "| `" << c.name << "` | " << cell(c.by_run[0]->fact("outcome"), 100) << " | " << cell(c.by_run[0]->observed, 100) << " |\n";
       more(std::min(shown, kMaxRows), n["recorded"]);
     }
+    o << throughput_markdown(throughput_rows(f, 0));
     std::map<std::string, int> why;
     for (auto& c : f.cases)
       if (c.by_run[0] && c.by_run[0]->verdict == Verdict::not_supported) ++why[c.by_run[0]->reason];
