@@ -83,6 +83,13 @@ bool ptx_version_less(const std::string& a, const std::string& b) {
   return parts(a) < parts(b);
 }
 
+std::string ptx_version_next(const std::string& v) {
+  static const std::regex form(R"(([0-9]{1,3})\.([0-9]{1,3}))");
+  std::smatch m;
+  if (!std::regex_match(v, m, form)) throw std::invalid_argument("'" + v + "' is not a PTX ISA version (X.Y)");
+  return m[1].str() + "." + std::to_string(std::stoi(m[2].str()) + 1);
+}
+
 const PtxasInfo& ptxas_info(const std::string& path) {
   static std::mutex mu;
   static std::map<std::string, PtxasInfo> known;

@@ -41,5 +41,8 @@ const PtxasInfo& ptxas_info(const std::string& path);
 std::string ptx_version_of(const std::string& ptx);
 // Numeric order of "X.Y" PTX ISA versions.
 bool ptx_version_less(const std::string& a, const std::string& b);
+// The PTX ISA version one minor step above "X.Y" ("9.0" -> "9.1"): the nearest version an
+// assembler whose newest is "X.Y" does not know. Throws std::invalid_argument on anything else.
+std::string ptx_version_next(const std::string& v);
 
 }  // namespace cuconform
