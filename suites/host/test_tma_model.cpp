@@ -58,6 +58,16 @@ TEST_CASE("im2col model: traversal strides stride the base positions along W, H 
   CHECK(v[14 * 8] == code_at(t, 4, 0, 0, 2, 0));     // D index 1 (position 1), H and W index 0
   CHECK(std::count(v.begin(), v.end(), kOobMarker) == 0);
 
+  // 64 pixels: 30 base positions per image (5 x 3 x 2), so pixel 29 starts image 1 and pixels
+  // 59..63 are past the batch.
+  Im2colParams longer = p;
+  longer.ppc = 64;
+  const auto l = expected_im2col(t, longer, c);
+  REQUIRE(l.size() == 64u * 8u);
+  CHECK(l[29 * 8] == code_at(t, 4, 0, 0, 0, 1));
+  CHECK(l[58 * 8] == code_at(t, 4, 8, 4, 2, 1));
+  CHECK(std::count(l.begin(), l.end(), kOobMarker) == 5 * 8);
+
   // Mixed strides: W 3 (positions -1, 2, 5, 8), H 1, D 2. The W base must be on W's grid.
   TensorDesc m = im2col_tensor();
   m.estr[1] = 3, m.estr[2] = 1, m.estr[3] = 2;
