@@ -86,7 +86,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   // parallel phase, every pair at once; the others after the isolated phase, in rounds.
   std::vector<const Case*> pair_cases, pair_shared, pair_rest;
   for (const Case* c : cases) {
-    if (!case_needs_driver(*c) && !c->isolated) out.host_cases.push_back(c);
+    if (runs_in_host_lanes(*c)) out.host_cases.push_back(c);
     else if (n > 1 && c->rule->needs(Requirement::peer)) pair_cases.push_back(c);
     else out.gpu_cases.push_back(c);
   }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "harness/driver/cuda_api.hpp"
+#include "harness/runner/execute.hpp"
 #include "harness/fixture/fixture.hpp"
 
 namespace cuconform {
@@ -18,6 +19,12 @@ std::string gpu_alone_reason(const Case& c) {
   const FixtureInfo* fx = find_fixture(r.fixture);
   if (!fx) return "";
   return fx->gpu_alone ? fx->gpu_alone(c) : "";
+}
+
+bool runs_in_host_lanes(const Case& c) {
+  if (case_needs_driver(c)) return false;
+  const Rule& r = *c.rule;
+  return !c.isolated || r.needs(Requirement::ptxas) || r.needs(Requirement::cuobjdump) || r.needs(Requirement::nvcc);
 }
 
 bool shares_isolated_worker(const Case& c) {

@@ -27,6 +27,12 @@ std::string gpu_alone_reason(const Case& c);
 // `faults`), have a process each.
 bool shares_isolated_worker(const Case& c);
 
+// The host lanes' cases: those that need no driver, and the isolated ones among them only where a
+// host tool (ptxas, cuobjdump, nvcc) is what they run: a record of what a tool does cannot fault a
+// GPU, and a worker a tool crashes is replaced there as in any lane (performance.elect.codegen,
+// 0.6 s of cuobjdump, ran in the isolated GPU lane until 2026-11-26).
+bool runs_in_host_lanes(const Case& c);
+
 // How many GPU lanes a run uses when --jobs does not say: one per 16 SMs, at most one per two
 // CPU cores (of the cores' share of each of `gpus` GPUs run at once), one per 4 GiB of device
 // memory, at most 8 (an H100 or H200: 132 SMs, 16 cores -> 8). More lanes buy little: the driver

@@ -308,7 +308,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   Shared sh{opt, out, {}, {}, {}};
   std::vector<const Case*> gpu_cases, alone_cases, isolated_cases, host_cases;
   for (const Case* c : cases) {
-    if (!case_needs_driver(*c) && !c->isolated) host_cases.push_back(c);
+    if (runs_in_host_lanes(*c)) host_cases.push_back(c);
     else if (c->isolated) isolated_cases.push_back(c);
     else if (!gpu_alone_reason(*c).empty()) alone_cases.push_back(c);
     else gpu_cases.push_back(c);
