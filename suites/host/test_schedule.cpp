@@ -61,3 +61,21 @@ TEST_CASE("records share an isolated worker unless they read what earlier kernel
   CHECK_FALSE(shares("ldgsts.hints.cache_policy.evict_last.ca4"));               // tagged faults
   CHECK_FALSE(shares("ldgsts.copy.data.ca4.threads32.src_elem0"));                // not isolated
 }
+
+TEST_CASE("host-tool cases run in the host lanes, isolated records of a tool's outcome too; GPU records never",
+          "[host][schedule]") {
+  Catalog cat = load_catalog(default_specs_dir());
+  REQUIRE(cat.ok());
+  auto host = [&](const std::string& name) {
+    const Case* c = cat.find_case(name);
+    INFO(name);
+    REQUIRE(c);
+    return runs_in_host_lanes(*c);
+  };
+  CHECK(host("ldgsts.ptx.cg_is_16_only.violation"));                         // ptxas, judged
+  CHECK(host("ldgsts.ptx.version_above_assembler.violation"));               // ptxas, recorded (isolated)
+  CHECK(host("performance.elect.codegen.sm_90a"));                           // cuobjdump, recorded (isolated)
+  CHECK_FALSE(host("ldgsts.alignment.size_aligned.violation.cg16.src"));      // a GPU record
+  CHECK_FALSE(host("ldgsts.hints.cache_policy.evict_last.ca4"));              // a GPU case tagged faults
+  CHECK_FALSE(host("ldgsts.copy.data.ca4.threads32.src_elem0"));              // a GPU case
+}
