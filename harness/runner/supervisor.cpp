@@ -363,7 +363,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // side-by-side lanes, and later the same day one cache-hint ILLEGAL_INSTRUCTION fault in the
   // isolated lane beside the eight parallel lanes (it hung instead of faulting; the run had gone
   // through seven times). On a shared host that costs everyone the GPU. With the lane run alone,
-  // faults beside idle, gated contexts: about 300 in this session's runs, no incident.
+  // faults beside idle, gated contexts: about 300 in the runs of 2026-11-25, no incident.
   // --isolated-beside (CUCONFORM_ISOLATED_ALONE=0) runs the lane beside the parallel lanes:
   // 26-28 s instead of 31-34 s for the whole suite, and not safe.
   std::vector<std::vector<const Case*>> iso_items;  // each a worker's list
