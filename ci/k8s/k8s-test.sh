@@ -10,12 +10,7 @@
 # Part 1 skips (exit 77, with the reason) without node or the npm packages; part 2 always runs.
 #   usage: ci/k8s/k8s-test.sh BUILD/cuconform
 set -uo pipefail
-# It drives stand-in nodes that have no GPU (the CI runner): on a host with a GPU the runs take
-# the real GPUs, and the lines it expects ("no GPU could be opened") cannot hold.
-if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-  echo "SKIPPED: a GPU is present; this test drives stand-in nodes without one"
-  exit 77
-fi
+source "$(cd "$(dirname "$0")/.." && pwd)/skip-where-gpu.sh"
 exe=$(cd "$(dirname "${1:?usage: k8s-test.sh PATH/cuconform}")" && pwd)/$(basename "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/cuconform-k8s.XXXXXX")

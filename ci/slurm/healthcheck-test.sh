@@ -4,12 +4,7 @@
 # status OK) or one case the known list does not have (exit 1, status FAIL).
 #   usage: ci/slurm/healthcheck-test.sh BUILD/cuconform
 set -uo pipefail
-# It drives stand-in nodes that have no GPU (the CI runner): on a host with a GPU the runs take
-# the real GPUs, and the lines it expects ("no GPU could be opened") cannot hold.
-if nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-  echo "SKIPPED: a GPU is present; this test drives stand-in nodes without one"
-  exit 77
-fi
+source "$(cd "$(dirname "$0")/.." && pwd)/skip-where-gpu.sh"
 exe=$(cd "$(dirname "${1:?usage: healthcheck-test.sh PATH/cuconform}")" && pwd)/$(basename "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/cuconform-health-test.XXXXXX")

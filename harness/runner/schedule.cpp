@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "harness/driver/cuda_api.hpp"
-#include "harness/runner/execute.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/runner/execute.hpp"
 
 namespace cuconform {
 
@@ -32,34 +32,19 @@ bool shares_isolated_worker(const Case& c) {
          !c.rule->has_tag("fresh-process");
 }
 
-namespace {
-
-struct GpuSize {
-  int sms = 0;
-  std::size_t mem = 0;
-};
-
-// cuInit and device attributes only: no context, so this costs tens of milliseconds.
-GpuSize gpu_size() {
-  GpuSize g;
-  std::string no_gpu;
-  const CudaApi* api = cuda_api(&no_gpu);
-  CUdevice dev = 0;
-  const char* env = std::getenv("CUCONFORM_DEVICE");
-  if (api && api->cuInit(0) == CUDA_SUCCESS && api->cuDeviceGet(&dev, env ? std::atoi(env) : 0) == CUDA_SUCCESS) {
-    api->cuDeviceGetAttribute(&g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
-    api->cuDeviceTotalMem(&g.mem, dev);
-  }
-  return g;
-}
-
-}  // namespace
-
 int default_gpu_lanes(std::string* why, int gpus) {
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / std::max(1, gpus));
-  const GpuSize g = gpu_size();
-  const int sms = g.sms;
-  const std::size_t mem = g.mem;
+  std::string no_gpu;
+  const CudaApi* api = cuda_api(&no_gpu);
+  int sms = 0;
+  std::size_t mem = 0;
+  CUdevice dev = 0;
+  const char* env = std::getenv("CUCONFORM_DEVICE");
+  // cuInit and device attributes only: no context, so this costs tens of milliseconds.
+  if (api && api->cuInit(0) == CUDA_SUCCESS && api->cuDeviceGet(&dev, env ? std::atoi(env) : 0) == CUDA_SUCCESS) {
+    api->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+    api->cuDeviceTotalMem(&mem, dev);
+  }
   if (sms == 0) {
     if (why) *why = "1 (no GPU to size the lanes by)";
     return 1;
@@ -73,7 +58,6 @@ int default_gpu_lanes(std::string* why, int gpus) {
            " / 2, " + std::to_string(mem >> 30) + " GiB / 4, at most 8)";
   return lanes;
 }
-
 
 double case_cost(const Case& c) {
   if (c.rule->needs(Requirement::nvcc)) return 250;

@@ -375,14 +375,14 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     }
     if (!records.empty()) iso_items.push_back(records);
   }
-  struct Ahead {
-    std::size_t item;
-    Worker w;
-  };
-  std::deque<Ahead> ahead;    // gated isolated workers, in the order they will run
-  std::size_t next_item = 0;  // the next isolated item without a worker ahead
   auto run_isolated = [&] {
     const auto ts = Clock::now();
+    struct Ahead {
+      std::size_t item;
+      Worker w;
+    };
+    std::deque<Ahead> ahead;  // gated workers, in the order they will run
+    std::size_t next_item = 0;  // the next item without a worker ahead
     for (std::size_t i = 0; i < iso_items.size() && !sh.stopping(); ++i) {
       const auto& list = iso_items[i];
       std::size_t skip = 0;
