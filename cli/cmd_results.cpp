@@ -1,7 +1,7 @@
 // The verbs that read results files back (reporters/README.md):
 //   report  RESULTS.json [--html F] [--md F] [--known K] [--history DB]   0 written, 2 bad input
 //   compare BASE.json NEW.json [--known K] [--tolerance X] [--md F] [--history DB [--last N]]
-//                                                               0 no regression, 1 regression, 2 bad input
+//                                                               0 no regression, 1 regression or not judged, 2 bad input
 //   merge   A.json B.json ... -o OUT.json                       0 written, 2 bad input
 #include <filesystem>
 #include <iostream>
@@ -76,6 +76,8 @@ Fleet single_run(const std::string& path) {
   Fleet f = load_results(path);
   if (f.schema != kResultsSchema)
     throw ResultsError(path + ": compare takes results files (" + kResultsSchema + "), this is " + f.schema);
+  // A run of no case judges nothing: refused, never compared to green.
+  if (f.cases.empty()) throw ResultsError(path + ": no case in it: a run that ran nothing cannot be compared");
   return f;
 }
 
@@ -167,7 +169,9 @@ const VerbRegistration kCompareVerb("compare", "what changed between two runs; e
   v.args(2, 2, "BASE NEW")
       .about("BASE is a results file or a folder of baselines (ci/baselines: the one of NEW's GPU model, code path and "
              "driver). Exit 0: no regression, 1: a new failure, lost coverage or a measurement moved beyond its "
-             "tolerance (known failures and flakes do not gate), 2: bad input.")
+             "tolerance (known failures and flakes do not gate), or NEW did not judge what BASE judged (cases not-run, "
+             "missing or cut off; NEW cut off, its GPU unhealthy or absent), 2: bad input (a results file with no case, "
+             "a baseline that does not read).")
       .value("--known", "FILE", kKnownHelp, ValueHint::file)
       .value("--tolerance", "X",
              "measurement tolerances before the known list's: a default and/or overrides, e.g. 0.1 or "

@@ -251,6 +251,7 @@ int cmd_run(const Options& o) {
   common.specs_dir = cat.dir;
   common.selection = o.sel.describe();
   if (codegen.path != Codegen::Path::sass) common.selection.push_back("--codegen " + codegen.spec());
+  if (node_mode) common.selection.push_back("--devices " + devices_spec);  // a node's GPU: a history series of its own
   common.toolchain = describe_toolchain(codegen);
   common.shuffle_seed = shuffle_seed;
   if (const Json job = job_from_environment(); !job.is_null()) common.job_json = json_text(job, false);
@@ -315,9 +316,22 @@ int cmd_run(const Options& o) {
   if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone && std::string(p) != "0";
   so.shuffle = !shuffle_seed.empty();
   so.shuffle_seed = shuffle_seed.empty() ? 0 : std::stoull(shuffle_seed);
+  // Without a GPU the reason is said once, here, and the cases it makes not-supported are counted,
+  // not listed one by one (--verbose lists them): a whole run printed ~3,000 identical lines.
+  const bool quiet_no_gpu = all_gpus.empty() && !verbose;
+  std::atomic<int> no_gpu_cases{0};
+  if (all_gpus.empty())
+    std::cout << "no GPU: " << why_none << "; every case that needs one is not-supported"
+              << (verbose ? "" : " (counted at the end, not listed: --verbose lists them)") << "\n";
   no.on_result = [&](int gpu, const Case& c, const CaseResult& r) {
-    if (n > 1) std::cout << (gpu < 0 ? "[node] " : "[gpu" + std::to_string(gpus[static_cast<std::size_t>(gpu)].ordinal) + "] ");
-    print_case_line(std::cout, c, r, verbose);
+    const bool for_want_of_gpu = r.obs.verdict == Verdict::not_supported &&
+                                 (r.obs.reason.rfind("no CUDA driver", 0) == 0 || r.obs.reason.rfind("no GPU", 0) == 0);
+    if (quiet_no_gpu && for_want_of_gpu) {
+      ++no_gpu_cases;
+    } else {
+      if (n > 1) std::cout << (gpu < 0 ? "[node] " : "[gpu" + std::to_string(gpus[static_cast<std::size_t>(gpu)].ordinal) + "] ");
+      print_case_line(std::cout, c, r, verbose);
+    }
     std::cout.flush();
     std::lock_guard<std::mutex> lock(snap_mu);
     auto it = position.find(c.name);
@@ -339,6 +353,7 @@ int cmd_run(const Options& o) {
   catch_stop_signals();
   NodeOutcome node = run_node(cases, no);
   if (!node.health_note.empty()) std::cout << node.health_note << "\n";
+  if (no_gpu_cases.load()) std::cout << "not-supported for want of a GPU: " << no_gpu_cases.load() << " case(s), not listed (no GPU: " << why_none << ")\n";
 
   // Each GPU's report: its GPU cases, and the host-only cases the node ran once.
   std::map<std::string, std::size_t> host_at, gpu_at;

@@ -166,24 +166,11 @@ std::string history_label(const std::string& gpu, const std::string& uuid, const
 }
 
 std::string series_selection(const RunInfo& r) {
-  std::vector<std::string> picked;
-  try {
-    auto run = nlohmann::ordered_json::parse(r.run_json);
-    auto sel = run.find("selection");
-    if (sel != run.end() && sel->is_array())
-      for (auto& item : *sel) {
-        if (!item.is_string()) continue;
-        std::string f = item.get<std::string>();
-        for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--profile "})
-          if (f.rfind(flag, 0) == 0) picked.push_back(f);
-      }
-  } catch (const std::exception&) {
-    // run_json is what the reader re-encoded: it parses; nothing picked otherwise.
-  }
-  std::sort(picked.begin(), picked.end());
-  std::string s;
-  for (auto& f : picked) s += (s.empty() ? "" : " ") + f;
-  return s;
+  // A GPU of a node run (run --devices) shares the node with its peers' runs, unlike a lone run
+  // of the same GPU: a series of its own, so the two never read as changes of each other.
+  const std::string devices = run_devices(r);
+  const std::string cases = case_selection(r);
+  return devices.empty() ? cases : cases + (cases.empty() ? "" : " ") + "--devices " + devices;
 }
 
 RunIdentity run_identity(const RunInfo& r) {

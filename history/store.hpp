@@ -32,9 +32,9 @@ struct RunIdentity {
 };
 RunIdentity run_identity(const RunInfo& r);
 
-// The part of run.selection that chooses cases (--area, --rule, --tag, --kind, --profile), sorted
-// and joined: a smoke or filtered run is a series of its own, so a case it did not select never
-// reads as fixed. --codegen is the code path; other flags (--devices, ...) do not choose cases.
+// The part of run.selection that chooses cases (case_selection: a smoke or filtered run is a series
+// of its own, so a case it did not select never reads as fixed), then "--devices SPEC" for a GPU of
+// a node run. --codegen is the code path.
 std::string series_selection(const RunInfo& r);
 
 struct AddSummary {

@@ -17,6 +17,7 @@ const char* to_string(Change c) {
   switch (c) {
     case Change::new_failure: return "new failure";
     case Change::coverage_lost: return "coverage lost";
+    case Change::not_judged: return "not judged";
     case Change::measurement_moved: return "measurement moved";
     case Change::measurement_other_device: return "measurement differs (other GPU model)";
     case Change::known_failure: return "known failure";
@@ -35,7 +36,7 @@ const char* to_string(Change c) {
 }
 
 bool is_regression(Change c) {
-  return c == Change::new_failure || c == Change::coverage_lost || c == Change::measurement_moved;
+  return c == Change::new_failure || c == Change::coverage_lost || c == Change::not_judged || c == Change::measurement_moved;
 }
 
 int CompareResult::count(Change c) const {
@@ -44,12 +45,17 @@ int CompareResult::count(Change c) const {
 
 int CompareResult::regressions() const {
   return static_cast<int>(std::count_if(items.begin(), items.end(), [](const CompareItem& i) { return is_regression(i.kind); })) +
-         (gate_time && wall_slower ? 1 : 0);
+         (gate_time && wall_slower ? 1 : 0) + static_cast<int>(run_not_judged.size());
 }
 
 namespace {
 
 bool ran(Verdict v) { return v == Verdict::pass || v == Verdict::flake || v == Verdict::recorded || is_failure(v); }
+
+// A case whose verdict the baseline judged, so that NEW must judge it again: it passed, failed or
+// was a flake (a recorded outcome and a toolchain observation never gate).
+bool judged(const CaseRow& row, Verdict v) { return ran(v) && v != Verdict::recorded && row.basis != "toolchain"; }
+
 
 std::string known_note(const KnownEntry* e) {
   std::string s = e->reason;
@@ -124,9 +130,19 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   if (r.other_toolchain)
     r.warnings.push_back("the runs used different code paths: BASE " + r.base_toolchain + "; NEW " + r.new_toolchain +
                          ". Every verdict that differs is listed with both observations.");
-  if (nrun.get(nrun.run, "cut_off.by") != "" || nrun.get(nrun.run, "cut_off.finished") != "")
-    r.warnings.push_back("NEW was cut off before it finished: cases it never ran show as removed");
-  if (!nrun.available()) r.warnings.push_back("NEW had no GPU: every case that needs one is not-supported there");
+  // The gate fails closed: a run that did not finish, or whose GPU could not be trusted, is not a
+  // judgement of that GPU, whatever the cases it did finish say.
+  const bool cut = !nrun.cut_off().empty();
+  if (cut) r.run_not_judged.push_back("NEW was " + nrun.cut_off() + ": the cases it never ran are not judged");
+  if (nrun.unhealthy()) r.run_not_judged.push_back("NEW's GPU was stopped as " + nrun.health_verdict + ": the cases after it are not-run");
+  if (!nrun.xids.empty())
+    r.warnings.push_back(std::to_string(nrun.xids.size()) + " Xid or health event(s) in NEW that no case expected, the first: " + nrun.xids[0]);
+  if (!nrun.available() && brun.available())
+    r.run_not_judged.push_back("NEW had no GPU (" + nrun.dev("error") + "): nothing that needs one was judged");
+  else if (!nrun.available())
+    r.warnings.push_back("NEW had no GPU: every case that needs one is not-supported there");
+  // A case of BASE that NEW lacks is missing (it gates) unless NEW chose other cases on purpose.
+  const bool same_selection = case_selection(brun) == case_selection(nrun);
   r.base_wall_s = std::atof(brun.get(brun.run, "wall_s").c_str());
   r.new_wall_s = std::atof(nrun.get(nrun.run, "wall_s").c_str());
   r.wall_compared = !r.other_device && !r.other_toolchain && r.base_wall_s > 0 && r.new_wall_s > 0 &&
@@ -152,7 +168,13 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (why) i.finding = why->cls;
       r.items.push_back(i);
     };
-    if (!n) return add(Change::removed);
+    if (!n) {
+      if (!b || !judged(row, b->verdict) || (!same_selection && !cut)) return add(Change::removed);
+      add(Change::not_judged, fl);
+      r.items.back().reason = cut ? "not run: NEW was " + nrun.cut_off()
+                                  : "missing from NEW (a case renamed or removed on purpose: refresh the baseline)";
+      return;
+    }
     Verdict nv = n->verdict;
     // What a compiler emits today, which no document promises: a change is news, never a
     // conformance failure (nor a fix).
@@ -183,6 +205,8 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (outcome_category(b->fact("outcome")) != outcome_category(n->fact("outcome"))) add(Change::behaviour_changed);
     } else if (nv == Verdict::not_supported && ran(bv)) {
       add(fl ? Change::known_flake : Change::coverage_lost, fl);
+    } else if (nv == Verdict::not_run && judged(row, bv)) {
+      add(Change::not_judged, fl);
     } else if (bv != nv) {
       add(Change::verdict_changed);
     }
@@ -260,6 +284,7 @@ const std::vector<Group>& groups() {
   static const std::vector<Group> g = [] {
     std::vector<Group> v = {
         {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved}},
+        {"NOT JUDGED IN NEW (judged in BASE; not-run, missing or cut off in NEW: gating)", {Change::not_judged}},
         {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
         {"FIXED", {Change::fixed}},
     };
@@ -300,7 +325,7 @@ std::string by_class(const CompareResult& r) {
 std::string summary_line(const CompareResult& r) {
   std::ostringstream s;
   s << r.regressions() << " regression(s): " << r.count(Change::new_failure) << " new failure(s), "
-    << r.count(Change::coverage_lost) << " coverage lost, " << r.count(Change::measurement_moved)
+    << r.count(Change::coverage_lost) << " coverage lost, " << r.count(Change::not_judged) << " not judged, " << r.count(Change::measurement_moved)
     << " measurement(s) moved; " << r.count(Change::measurement_other_device)
     << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
     << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s)" << by_class(r) << ", "
@@ -343,6 +368,7 @@ std::string compare_text(const CompareResult& r) {
   o << "NEW  " << r.new_file << ": " << r.new_device << "\n";
   o << "code paths: BASE " << r.base_toolchain << "; NEW " << r.new_toolchain << "\n";
   o << "measurement tolerances: " << r.tolerances << "\n";
+  for (auto& w : r.run_not_judged) o << "NOT JUDGED: " << w << " (gating)\n";
   for (auto& w : r.warnings) o << "warning: " << w << "\n";
   o << order_text(r);
   for (auto& g : groups()) {
@@ -398,6 +424,7 @@ std::string compare_markdown(const CompareResult& r) {
   o << "- NEW `" << r.new_file << "`: " << r.new_device << "\n";
   o << "- code paths: BASE " << cell(r.base_toolchain) << "; NEW " << cell(r.new_toolchain) << "\n";
   o << "- measurement tolerances: " << cell(r.tolerances) << "\n";
+  for (auto& w : r.run_not_judged) o << "- **NOT JUDGED (gating):** " << cell(w) << "\n";
   for (auto& w : r.warnings) o << "- **warning:** " << cell(w) << "\n";
   o << "\n" << wall_line(r) << "\n\n" << summary_line(r) << "\n";
   for (auto& g : groups()) {
@@ -433,13 +460,10 @@ std::string pick_baseline(const std::string& dir, const Fleet& now, std::string*
     if (e.is_regular_file() && is_results_file_name(e.path().string())) files.push_back(e.path());  // .json or .json.gz
   std::sort(files.begin(), files.end());
   for (auto& p : files) {
-    Fleet f;
-    try {
-      f = load_results(p.string());
-    } catch (const std::exception&) {
-      continue;  // not a results file (a fleet, a note): not a baseline
-    }
-    if (f.schema != kResultsSchema || f.runs.empty()) continue;
+    // Every file named like a results file must read: one that does not (a git-lfs pointer, a
+    // truncated .json.gz) is an error naming it, never skipped for another baseline.
+    Fleet f = load_results(p.string());
+    if (f.schema != kResultsSchema || f.runs.empty()) continue;  // a fleet file: not a baseline
     const RunInfo& b = f.runs[0];
     const std::string bcg = b.get(b.run, "toolchain.codegen").empty() ? "sass" : b.get(b.run, "toolchain.codegen");
     if (b.dev("name") != n.dev("name") || !b.available()) continue;

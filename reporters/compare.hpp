@@ -13,6 +13,8 @@ namespace cuconform {
 enum class Change {
   new_failure,        // regression: fails now, did not fail (or did not exist) in the baseline
   coverage_lost,      // regression: ran in the baseline (pass or fail), not-supported now
+  not_judged,         // regression: judged in the baseline, and in NEW not-run (its GPU stopped as
+                      // unhealthy), missing, or left out by a cut-off: the gate fails closed
   measurement_moved,  // regression: passes in both, a measurement moved beyond its tolerance
   measurement_other_device,  // the same move between two GPU models: shown, never gating
   known_failure,      // fails, listed in known_failures
@@ -66,6 +68,9 @@ struct CompareResult {
   std::string tolerances;  // how measurements were judged
   bool other_device = false, other_toolchain = false;
   std::vector<std::string> warnings;
+  // Why NEW as a whole cannot be judged (cut off, its GPU unhealthy, no GPU where BASE had one):
+  // each one gates, whatever its cases say.
+  std::vector<std::string> run_not_judged;
   std::vector<CompareItem> items;
   // Whole-run wall time (run.wall_s), compared when both runs used the same GPU model, code
   // path and selection: more than kWallTolerance above BASE is a slowdown, a regression only

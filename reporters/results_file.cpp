@@ -1,5 +1,6 @@
 #include "reporters/results_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/util/outcome_json.hpp"
@@ -40,6 +41,16 @@ RunInfo read_run(const std::string& file, const JsonField& holder) {
   r.device_json = compact(holder["device"]);
   r.has_device = !r.device.empty();
   r.label = holder["label"].str();
+  const JsonField health = holder["health"];
+  if (health.is_object()) {
+    r.health_json = json_text(health.value(), false);
+    r.health_verdict = health["verdict"].str();
+    for (auto& e : health["events"].is_null() ? std::vector<JsonField>{} : health["events"].elements())
+      if (!e["expected"].boolean())
+        r.xids.push_back(e["what"].str() + (e["case"].str().empty() ? "" : " at case " + e["case"].str()));
+  } else if (!health.is_null()) {
+    health.fail("expected an object");
+  }
   return r;
 }
 
@@ -116,6 +127,14 @@ std::string RunInfo::get(const std::vector<std::pair<std::string, std::string>>&
   return "";
 }
 
+std::string RunInfo::cut_off() const {
+  const std::string by = get(run, "cut_off.by");
+  if (by.empty()) return "";
+  const std::string finished = get(run, "cut_off.finished"), of = get(run, "cut_off.of");
+  return (by == "running" ? "a snapshot of a run still going" : "cut off by " + by) +
+         (finished.empty() ? "" : ", " + finished + " of " + of + " cases finished");
+}
+
 std::string RunInfo::device_line() const {
   if (!has_device) return "unknown device: the file has no device section (which GPU ran it, or whether one did, is not recorded)";
   if (!available()) {
@@ -141,6 +160,39 @@ std::string RunInfo::tool_line() const {
   if (codegen == "ptxas") return get(run, "toolchain.compiler");
   const std::string version = get(run, "toolchain.ptxas_version");
   return "ptxas " + (version.empty() ? get(suite, "built_with_cuda") : version);
+}
+
+namespace {
+std::vector<std::string> selection_items(const RunInfo& r) {
+  std::vector<std::string> items;
+  try {
+    auto run = nlohmann::ordered_json::parse(r.run_json);
+    auto sel = run.find("selection");
+    if (sel != run.end() && sel->is_array())
+      for (auto& item : *sel)
+        if (item.is_string()) items.push_back(item.get<std::string>());
+  } catch (const std::exception&) {
+    // run_json is what the reader re-encoded: it parses; nothing picked otherwise.
+  }
+  return items;
+}
+}  // namespace
+
+std::string case_selection(const RunInfo& r) {
+  std::vector<std::string> picked;
+  for (auto& f : selection_items(r))
+    for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--profile "})
+      if (f.rfind(flag, 0) == 0) picked.push_back(f);
+  std::sort(picked.begin(), picked.end());
+  std::string s;
+  for (auto& f : picked) s += (s.empty() ? "" : " ") + f;
+  return s;
+}
+
+std::string run_devices(const RunInfo& r) {
+  for (auto& f : selection_items(r))
+    if (f.rfind("--devices ", 0) == 0) return f.substr(10);
+  return "";
 }
 
 const CaseRow* Fleet::find(const std::string& name) const {
@@ -286,8 +338,9 @@ std::string fleet_json(const Fleet& f) {
                     {"file", r.file},
                     {"suite", Json::parse(r.suite_json)},
                     {"run", Json::parse(r.run_json)},
-                    {"device", Json::parse(r.device_json)},
-                    {"summary", summary}});
+                    {"device", Json::parse(r.device_json)}});
+    if (!r.health_json.empty()) runs.back()["health"] = Json::parse(r.health_json);
+    runs.back()["summary"] = summary;
   }
   Json& cases = j["cases"] = Json::array();
   for (auto& c : f.cases) {

@@ -32,6 +32,15 @@ struct RunInfo {
   // False when the file has no "device" object (or an empty one): which GPU ran it, or that none
   // did, is unknown; `history add` refuses such a run and the reports say so.
   bool has_device = true;
+  // The run's "health" object (the GPU health watch, compact JSON; "" where the run had none) and
+  // what it says: health_verdict "" where not watched, "healthy" or "unhealthy: WHY"; xids the
+  // Xid and other events the watch did not expect ("Xid 79 at case X").
+  std::string health_json, health_verdict;
+  std::vector<std::string> xids;
+  bool unhealthy() const { return health_verdict.rfind("unhealthy", 0) == 0; }
+  // "" for a run that finished; else what cut it off and how far it got: "cut off by SIGTERM, 926
+  // of 4923 cases finished", "a snapshot of a run still going, ...".
+  std::string cut_off() const;
   std::string get(const std::vector<std::pair<std::string, std::string>>& kv, const std::string& k) const;
   std::string dev(const std::string& k) const { return get(device, k); }
   bool available() const { return dev("available") == "true"; }
@@ -75,6 +84,13 @@ struct Fleet {
   const CaseRow* find(const std::string& name) const;
   std::map<std::string, int> counts(std::size_t run) const;  // verdict -> count, all verdicts present
 };
+
+// The flags of run.selection that choose cases (--area, --rule, --tag, --kind, --profile), sorted
+// and joined: "" for the whole suite.
+std::string case_selection(const RunInfo& r);
+// What `run --devices` (or $CUCONFORM_DEVICES) chose for a node run, "all" or "0,2"; "" for a lone
+// run (and for files written before 2026-11-28, which did not record it).
+std::string run_devices(const RunInfo& r);
 
 // Reads a results or fleet file, plain or gzip-compressed (.json.gz); throws ResultsError on bad input.
 Fleet load_results(const std::string& path);

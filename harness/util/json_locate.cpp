@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <iterator>
+#include <set>
 #include <vector>
 
 namespace cuconform {
@@ -108,7 +109,82 @@ class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
   std::size_t off_path_ = 0;    // open levels below the first one that left the path
 };
 
+// Follows the parse with the keys of each open object, and stops at the first repeated one.
+class DuplicateFinder : public nlohmann::json_sax<nlohmann::ordered_json> {
+ public:
+  explicit DuplicateFinder(const char* const* reached) : reached_(reached) {}
+  const char* found = nullptr;
+  std::string repeated, in;  // the key, and the path of the object that repeats it
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return open(false); }
+  bool start_array(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    Level& l = open_.back();
+    if (!l.keys.insert(k).second) {
+      found = *reached_;
+      repeated = k;
+      in = l.path;
+      return false;
+    }
+    key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  struct Level {
+    bool array;
+    std::string path;
+    std::size_t next = 0;
+    std::set<std::string> keys;
+  };
+  std::string next_path() {
+    if (open_.empty()) return "";
+    Level& l = open_.back();
+    if (l.array) return l.path + "[" + std::to_string(l.next++) + "]";
+    return l.path.empty() ? key_ : l.path + "." + key_;
+  }
+  bool value() {
+    if (!open_.empty() && open_.back().array) ++open_.back().next;
+    return true;
+  }
+  bool open(bool array) {
+    std::string p = next_path();
+    open_.push_back({array, std::move(p)});
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return true;
+  }
+
+  const char* const* reached_;
+  std::string key_;
+  std::vector<Level> open_;
+};
+
 }  // namespace
+
+std::size_t json_duplicate_key(const std::string& text, std::string* key, std::string* object_path) {
+  const char* begin = text.data();
+  const char* reached = begin;
+  DuplicateFinder finder(&reached);
+  nlohmann::ordered_json::sax_parse(CountingIterator(begin, &reached), CountingIterator(begin + text.size(), &reached), &finder);
+  if (!finder.found) return std::string::npos;
+  *key = finder.repeated;
+  *object_path = finder.in;
+  std::size_t at = static_cast<std::size_t>(finder.found - begin);
+  return at > 0 ? at - 1 : 0;
+}
 
 TextPosition position_in(const std::string& text, std::size_t offset) {
   TextPosition p;
