@@ -41,7 +41,9 @@ void option_line(std::ostream& o, const OptionDecl& d) {
   o << left << wrap(d.help, col, col) << "\n";
 }
 
-const char* kExitCodes = "exit codes: 0 ok, 1 something failed, 2 bad input (the message names what), 3 no case could run on a GPU";
+const char* kExitCodes =
+    "exit codes: 0 ok, 1 something failed, 2 bad input (the message names what), 3 no case could run on a GPU, 4 a GPU became "
+    "unhealthy during the run, 128+N stopped by signal N (the finished cases' results are written, marked cut off)";
 
 }  // namespace
 
@@ -77,6 +79,7 @@ std::string verb_help(const Verb& v) {
   o << "\nevery verb:\n";
   for (auto& d : global_options()) option_line(o, d);
   option_line(o, {"-h, --help", "", "this help"});
+  option_line(o, {"--version", "", "the version and the commit it was built from"});
   o << "\n--opt=value works as --opt value.\n" << kExitCodes << "\n";
   return o.str();
 }

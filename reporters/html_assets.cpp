@@ -39,6 +39,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 .v-pass{background:var(--pass)}.v-fail{background:var(--fail)}.v-timeout{background:var(--timeout)}
 .v-crash{background:var(--crash)}.v-not-supported{background:var(--ns)}.v-planned{background:var(--planned);color:#123}
 .v-flake{background:#c0a000}.v-recorded{background:#80cbc4;color:#123}
+.v-not-run{background:#6a1b9a}.v-inconclusive{background:#8d6e63}
 .known{background:#ffe082;color:#222}
 .kb{display:block;background:#fff3c4;border:1px solid #f1d37a;border-radius:4px;padding:3px 8px;margin:10px 0 3px;font-size:12px;overflow-wrap:anywhere}
 .headline{font-size:16px;font-weight:600;margin:4px 0 8px}

@@ -66,7 +66,12 @@ std::string fleet_page(const Fleet& f, const KnownList* known, const std::string
   o << page_start("cuconform fleet report — " + std::to_string(f.runs.size()) + " runs",
                   std::to_string(f.cases.size()) + " cases · " + display_path(source), nav);
 
-  o << "<section id=\"summary\"><h2>Summary</h2><div class=\"headline " << (fails.fresh ? "bad" : "ok") << "\">" << f.runs.size()
+  std::vector<std::string> trouble;
+  for (std::size_t i = 0; i < f.runs.size(); ++i)
+    for (auto& t : run_trouble(f, i)) trouble.push_back("D" + std::to_string(i + 1) + " " + f.runs[i].label + ": " + t);
+  o << "<section id=\"summary\"><h2>Summary</h2><div class=\"headline " << (fails.fresh || !trouble.empty() ? "bad" : "ok") << "\">";
+  for (auto& t : trouble) o << "Not judged: " << esc(t) << ". ";
+  o << f.runs.size()
     << " runs, " << f.cases.size() << " cases: " << ndiffer << " case(s) with different verdicts on different devices; " << fails.total
     << " case(s) fail on at least one device";
   if (known) o << " (" << fails.fresh << " new, " << fails.known + fails.flakes << " known)";

@@ -86,15 +86,19 @@ std::string run_page(const Fleet& f, const KnownList* known, const std::string& 
                       display_path(source),
                   nav);
 
-  o << "<section id=\"summary\"><h2>Summary</h2><div class=\"headline " << (fails.fresh || !run.available() ? "bad" : "ok") << "\">";
+  const std::vector<std::string> trouble = run_trouble(f, 0);
+  o << "<section id=\"summary\"><h2>Summary</h2><div class=\"headline " << (fails.fresh || !run.available() || !trouble.empty() ? "bad" : "ok")
+    << "\">";
   if (!run.available()) o << "No GPU was available: GPU cases are not-supported; this run proves nothing about a device. ";
+  for (auto& t : trouble) o << "Not judged: " << esc(t) << ". ";
   o << f.cases.size() << " cases: " << counts["pass"] << " passed, " << fails.total << " failed";
   if (known) o << " (" << fails.fresh << " new, " << fails.known + fails.flakes << " known)";
   if (counts["flake"]) o << ", " << counts["flake"] << " flaky (passed only on a re-run)";
   if (counts["recorded"]) o << ", " << counts["recorded"] << " recorded (undefined behaviour, not judged)";
   o << ", " << counts["not-supported"] + counts["planned"] << " not run (not-supported or planned); " << ran << " ran.</div>";
   if (fails.total)
-    o << "<p>" << (fails.fresh ? "<a href=\"#new-failures\">" + std::to_string(fails.fresh) + " new failure(s)</a>" : "No new failure")
+    o << "<p>" << (fails.fresh ? "<a href=\"#new-failures\">" + std::to_string(fails.fresh) + " new failure(s)</a>"
+                   : trouble.empty() ? "No new failure" : "No new failure among the cases that ran")
       << (known && fails.known + fails.flakes ? " · <a href=\"#known-findings\">" + std::to_string(fails.known + fails.flakes) + " known</a>" : "")
       << " · <a href=\"" << cases_href("verdict=fail,timeout,crash") << "\">every failure in the case list</a></p>";
   o << svg_stacked(verdict_parts(counts), 900) << "</section>";

@@ -37,11 +37,19 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
     for (auto& c : f.cases)
       if (c.by_run[0] && is_failure(c.by_run[0]->verdict) && !known_label(known, c, run).empty()) ++known_failing;
     // No GPU proves nothing about a device: never a green tick.
-    const char* mark = !run.has_device ? "⚠️ unknown device: " : !run.available() ? "⚠️ no GPU: " : failing - known_failing ? "❌ " : "✅ ";
+    // Nor does a run whose GPU went unhealthy, or that was cut off: the headline says so first.
+    const std::vector<std::string> trouble = run_trouble(f, 0);
+    const char* mark = !run.has_device ? "⚠️ unknown device: " : !run.available() ? "⚠️ no GPU: "
+                       : !trouble.empty()                      ? "❌ not judged: "
+                       : failing - known_failing               ? "❌ "
+                                                               : "✅ ";
     o << "## cuconform: " << mark << n["pass"] << " passed, " << failing << " failed";
     if (known_failing) o << " (" << known_failing << " known)";
     if (n["flake"]) o << ", " << n["flake"] << " flaky";
+    if (n["not-run"]) o << ", " << n["not-run"] << " not-run";
     o << "\n\n";
+    for (auto& t : trouble) o << "> ❌ **" << cell(t, 300) << "**\n";
+    if (!trouble.empty()) o << "\n";
     o << "- device: " << cell(run.device_line()) << (run.dev("uuid").empty() ? "" : " (`" + run.dev("uuid") + "`)") << "\n";
     o << "- suite " << run.get(run.suite, "version") << " (" << run.get(run.suite, "commit") << "), built with CUDA "
       << run.get(run.suite, "built_with_cuda") << " for " << run.get(run.suite, "archs") << "\n";
@@ -119,6 +127,8 @@ std::string markdown_report(const Fleet& f, const KnownList* known, const std::s
   }
 
   o << "## cuconform fleet: " << f.runs.size() << " runs, " << f.cases.size() << " cases\n\n";
+  for (std::size_t i = 0; i < f.runs.size(); ++i)
+    for (auto& t : run_trouble(f, i)) o << "> ❌ **D" << i + 1 << " " << cell(f.runs[i].label) << ": " << cell(t, 300) << "**\n";
   o << "| # | run | device | host | pass | fail | not run |\n|---|---|---|---|---:|---:|---:|\n";
   for (std::size_t i = 0; i < f.runs.size(); ++i) {
     auto n = f.counts(i);

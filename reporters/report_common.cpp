@@ -115,6 +115,18 @@ std::vector<std::string> run_column_labels(const Fleet& f) {
   return out;
 }
 
+std::vector<std::string> run_trouble(const Fleet& f, std::size_t i) {
+  const RunInfo& r = f.runs.at(i);
+  std::vector<std::string> out;
+  if (r.unhealthy()) out.push_back("GPU " + r.health_verdict);
+  if (!r.xids.empty())
+    out.push_back(std::to_string(r.xids.size()) + " Xid or health event(s) no case expected, the first: " + r.xids.front());
+  const int not_run = f.counts(i)["not-run"];
+  if (not_run) out.push_back(std::to_string(not_run) + " case(s) not-run (their GPU was stopped first)");
+  if (!r.cut_off().empty()) out.push_back("run " + r.cut_off() + ": the other cases have no result");
+  return out;
+}
+
 std::string display_path(const std::string& path) {
   bool absolute = !path.empty() && (path[0] == '/' || path[0] == '\\' ||
                                     (path.size() > 2 && path[1] == ':' && (path[2] == '/' || path[2] == '\\')));

@@ -41,6 +41,11 @@ std::string verdict_abbrev(const std::string& v);  // P F T C NS PL
 // words of its label that not every label has ("#1 5f0c2a9e" of "NVIDIA H200 #1 5f0c2a9e @
 // node7" on a node); the whole label when nothing is left.
 std::vector<std::string> run_column_labels(const Fleet& f);
+// Why run `run` of `f` is not a judgement of its GPU, one line each, for a report's headline (in
+// red, never under a green mark): its GPU was stopped as unhealthy, Xid events no case expected,
+// cases not-run, the run cut off. Empty for a run that finished on a healthy GPU.
+std::vector<std::string> run_trouble(const Fleet& f, std::size_t run);
+
 // A path as a report shows it: relative paths as given, absolute ones by their last component
 // (a results file by its name, a specs folder as "specs"), so no report names a folder of the
 // machine that built or ran the suite.
