@@ -91,6 +91,7 @@ class Parser {
   void build(const Verb& v, CLI::App* parent) {
     Node n{&v, parent->add_subcommand(v.name(), v.summary()), {}};
     n.app->allow_extras();  // unknown options and the arguments: judged in collect(), with our messages
+    n.app->set_version_flag("--version", version_line());  // every verb takes it, as the help says
     if (!v.subs().empty()) n.app->require_subcommand(0, 1);
     for (const OptionDecl* d : v.accepted()) bind(n, *d);
     nodes_.push_back(n);
@@ -135,7 +136,7 @@ class Parser {
     else
       for (auto* list : {&global_options(), &filter_options()})
         for (auto& d : *list) known.push_back(d.flag);
-    if (!n.verb) known.push_back("--version");
+    known.push_back("--version");
     return fail(n, "unknown option '" + flag + "'" + did_you_mean(flag, known) + " (" + help + ": its options)");
   }
 

@@ -103,6 +103,16 @@ TEST_CASE("every verb and subcommand answers --help and -h with exit 0; --versio
   CHECK(version.exit_code == 0);
   CHECK(std::regex_match(version.output, std::regex("cuconform [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit ([0-9a-f]{7,}|unknown)\\)\n")));
   CHECK(has(version.output, std::string("(commit ") + CUCONFORM_COMMIT + ")"));
+  // The help says every verb takes it: each verb and subcommand answers it the same, exit 0 (it
+  // exited 2, "unknown option", before 2026-11-28).
+  auto same_version = [&](const std::vector<std::string>& args) {
+    const ToolRun v = cli(args);
+    INFO(args.front() << (args.size() > 2 ? " " + args[1] : std::string()) << ": " << v.output);
+    CHECK(v.exit_code == 0);
+    CHECK(v.output == version.output);
+  };
+  for (const std::string& v : kVerbs) same_version({v, "--version"});
+  for (const std::string& s : kHistorySubs) same_version({"history", s, "--version"});
 }
 
 TEST_CASE("an option as --opt=value, and the filters and --specs before the verb, mean what they mean after it", "[host][cli]") {
