@@ -3,7 +3,7 @@
 // counts the same findings as known.
 //
 // BASE: the committed whole runs ci/baselines/NVIDIA-H100-80GB-HBM3_driver-580.159.04.json.gz and
-// ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz (nvcc SASS, 4,866 cases). NEW: BASE as a second
+// ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz (nvcc SASS; their cases: docs/ci.md). NEW: BASE as a second
 // run of the same build would leave it: every verdict and recorded outcome the same, a hang
 // recorded the other way ("timeout (worker killed)" for "timeout"), the wall time 21.9 -> 22.0 s
 // (docs/runs/2026-11-26-b554d32.md: 21.9, 21.7, 22.0 s back to back), and every measurement of
