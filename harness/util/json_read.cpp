@@ -4,6 +4,7 @@
 
 #include "harness/util/input_file.hpp"
 #include "harness/util/json_locate.hpp"
+#include "harness/util/json_ordered_parse.hpp"
 
 namespace cuconform {
 
@@ -37,7 +38,7 @@ JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), n
                     std::to_string(kMaxJsonDepth) + " levels: not a cuconform file (one nests about 6)");
   }
   try {
-    root_ = nlohmann::ordered_json::parse(text_);
+    root_ = parse_ordered_json(text_);  // linear in the members (harness/util/json_ordered_parse.hpp)
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the characters read, the offending one included.
     TextPosition p = position_in(text_, e.byte > 0 ? e.byte - 1 : 0);
