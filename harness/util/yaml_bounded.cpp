@@ -21,7 +21,12 @@ class BoundsCheck : public YAML::EventHandler {
   }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { leaf(m, a); }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string&) override { leaf(m, a); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string& value) override {
+    if (value.size() > kMaxYamlValue)
+      throw YAML::ParserException(m, "a value of " + std::to_string(value.size()) + " characters, more than " + std::to_string(kMaxYamlValue) +
+                                         ": not a cuconform file (its longest values have about 2,000)");
+    leaf(m, a);
+  }
   void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
     auto it = anchors_.find(a);
     if (it == anchors_.end()) return;  // yaml-cpp refuses an unknown alias itself
