@@ -7,7 +7,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$root/.deps/debs"
 cd "$root/.deps/debs"
 # Only what is not there yet: re-running it after a dependency was added fetches just that one.
-for p in catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev zlib1g-dev libcli11-dev; do
+for p in catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev zlib1g-dev libcli11-dev libre2-dev; do
   compgen -G "${p}_*.deb" >/dev/null || apt-get download "$p"
 done
 # Optional, for the history test on PostgreSQL (skipped where the server does not run): the server

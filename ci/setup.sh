@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what cuconform builds with: Catch2 2.13, yaml-cpp 0.7, nlohmann/json 3.11, CLI11 2.1, SQLite,
-# libpq's header and zlib (Debian's catch2, libyaml-cpp-dev, nlohmann-json3-dev, libcli11-dev,
-# libsqlite3-dev, libpq-dev: the history database; zlib1g-dev: results files as .json.gz). On a runner without a package
+# libpq's header, zlib and RE2 (Debian's catch2, libyaml-cpp-dev, nlohmann-json3-dev, libcli11-dev,
+# libsqlite3-dev, libpq-dev: the history database; zlib1g-dev: results files as .json.gz;
+# libre2-dev: the known list's regexes). On a runner without a package
 # registry, .deps/debs/*.deb (downloaded by ci/fetch-debs.sh on a machine with apt and copied
 # here with the tree) are unpacked into .deps/prefix instead, which CMake finds on its own.
 # Extras used by some host tests (chromium, yamllint, the PostgreSQL server; Slurm and munge for
@@ -11,7 +12,7 @@
 # where there is none, what is required is named (exit 1) and the extras are skipped.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-packages=(catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev zlib1g-dev libcli11-dev)
+packages=(catch2 libyaml-cpp-dev nlohmann-json3-dev libsqlite3-dev libpq-dev zlib1g-dev libcli11-dev libre2-dev)
 debs=("$root"/.deps/debs/*.deb)
 
 if [ -e "${debs[0]}" ]; then

@@ -7,6 +7,8 @@
 #include <set>
 
 #include "cli/help.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/short_option_value.hpp"
 #include "cli/suggest.hpp"
 #include "cli/verbs.hpp"
 
@@ -63,8 +65,10 @@ class Parser {
       c.exit = kExitBadInput;
       return c;
     }
+    // "-o=FILE" as "-o FILE", like "--json=FILE" (CLI11 reads "=FILE" as the value of -o).
+    std::vector<std::string> args = split_short_option_values(argc, argv, [](const std::string& flag) { return !verbs_taking(flag).empty(); });
     try {
-      root_.parse(argc, argv);
+      root_.parse(std::vector<std::string>(args.rbegin(), args.rend()));
     } catch (const CLI::CallForHelp&) {
       const Node at = chain().back();
       out_ << (at.verb ? verb_help(*at.verb) : root_help());
@@ -223,6 +227,7 @@ class Parser {
     }
     o.verb = c[1].verb->name();
     if (c.size() > 2) o.sub = last.verb->name();
+    if (std::string clash = output_path_clash(o, verb); !clash.empty()) return fail(last, clash);
     r.verb = &verb;
     return r;
   }

@@ -1,7 +1,8 @@
 // The PostgreSQL backend, through libpq opened at run time (dlopen "libpq.so.5", or the file
 // $CUCONFORM_LIBPQ names): without libpq, SQLite still works and --db postgresql://... says why
 // it cannot. Writers serialise on a transaction-level advisory lock. Connecting gives up after
-// 10 s (kConnectTimeoutS) unless the URI (?connect_timeout=N) or $PGCONNECT_TIMEOUT says otherwise.
+// 10 s unless the URI (?connect_timeout=N) or $PGCONNECT_TIMEOUT says otherwise, within 2 to 300 s
+// (history/pg_connect_timeout.hpp).
 #include <dlfcn.h>
 #include <libpq-fe.h>
 
@@ -13,6 +14,7 @@
 #include <optional>
 
 #include "history/db.hpp"
+#include "history/pg_connect_timeout.hpp"
 
 namespace cuconform {
 
@@ -24,7 +26,7 @@ namespace {
 #define CUCONFORM_PQ_FUNCTIONS(X)                                                                               \
   X(PQconnectdbParams) X(PQstatus) X(PQerrorMessage) X(PQfinish) X(PQsetNoticeProcessor) X(PQexec) X(PQexecParams) \
   X(PQresultStatus) X(PQresultErrorField) X(PQclear) X(PQntuples) X(PQgetvalue) X(PQgetisnull) X(PQputCopyData) \
-  X(PQputCopyEnd) X(PQgetResult)
+  X(PQputCopyEnd) X(PQgetResult) X(PQconninfoParse) X(PQconninfoFree) X(PQfreemem)
 
 struct LibPq {
   std::string error;  // why it could not be loaded; empty when it was
@@ -61,8 +63,18 @@ const LibPq& libpq() {
 constexpr long long kWriteLock = 0x6375636f6e666f72LL;
 
 // libpq waits for an unreachable server as long as TCP does (minutes, or for ever behind a
-// firewall that drops packets): a nightly job must fail instead.
-constexpr const char* kConnectTimeoutS = "10";
+// firewall that drops packets): a nightly job must fail instead. The URI's connect_timeout, as
+// libpq reads it ("" when it has none, or does not parse: connecting then says why).
+std::string uri_connect_timeout(const LibPq& pq, const std::string& url) {
+  char* err = nullptr;
+  PQconninfoOption* opts = pq.PQconninfoParse(url.c_str(), &err);
+  if (err) pq.PQfreemem(err);
+  std::string value;
+  for (PQconninfoOption* o = opts; o && o->keyword; ++o)
+    if (std::string(o->keyword) == "connect_timeout" && o->val) value = o->val;
+  if (opts) pq.PQconninfoFree(opts);
+  return value;
+}
 
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -181,19 +193,22 @@ class PgDb : public Db {
     name_ = redact_url(url);
     const LibPq& pq = libpq();
     if (!pq.error.empty()) throw DbError(name_ + ": " + pq.error);
-    // The timeout first: a connect_timeout in the URI, expanded after it, wins.
+    // The timeout after the URI, so that the clamped value replaces the URI's own.
     const char* env_timeout = std::getenv("PGCONNECT_TIMEOUT");
+    std::string why;
+    const int timeout_s = pg_connect_timeout_s(uri_connect_timeout(pq, url), env_timeout ? env_timeout : "", &why);
+    if (timeout_s < 0) throw DbError(name_ + ": " + why);
+    const std::string timeout = std::to_string(timeout_s);
     std::vector<const char*> keys, values;
-    if (!env_timeout || !*env_timeout) keys.push_back("connect_timeout"), values.push_back(kConnectTimeoutS);
     keys.push_back("dbname"), values.push_back(url.c_str());
+    keys.push_back("connect_timeout"), values.push_back(timeout.c_str());
     keys.push_back(nullptr), values.push_back(nullptr);
     c_ = pq.PQconnectdbParams(keys.data(), values.data(), 1);
     if (!c_ || pq.PQstatus(c_) != CONNECTION_OK) {
       std::string e = c_ ? trimmed(pq.PQerrorMessage(c_)) : "out of memory";
       if (c_) pq.PQfinish(c_);
       if (e.find("timeout expired") != std::string::npos)
-        e += " (cuconform gives up after " + std::string(kConnectTimeoutS) +
-             " s unless ?connect_timeout=N in the URI or $PGCONNECT_TIMEOUT says otherwise)";
+        e += " (cuconform gives up after " + timeout + " s unless ?connect_timeout=N in the URI or $PGCONNECT_TIMEOUT says otherwise)";
       throw DbError(name_ + ": cannot connect: " + e);
     }
     pq.PQsetNoticeProcessor(c_, [](void*, const char*) {}, nullptr);  // "relation exists, skipping"

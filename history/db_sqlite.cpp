@@ -94,7 +94,12 @@ class SqliteDb : public Db {
       // Switching to WAL takes the file for itself and does not wait on the busy handler: a runner
       // opening a new database while another one does waits here instead.
       for (int waited_ms = 0; db_text(*this, "PRAGMA journal_mode", {}, "") != "wal"; waited_ms += 20) {
-        if (sqlite3_exec(db_, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr) == SQLITE_OK) continue;
+        if (sqlite3_exec(db_, "PRAGMA journal_mode = WAL", nullptr, nullptr, nullptr) == SQLITE_OK) {
+          // Granted and still not WAL (a temporary database): asking again would loop for ever.
+          const std::string mode = db_text(*this, "PRAGMA journal_mode", {}, "");
+          if (mode != "wal") throw DbError(path + ": SQLite keeps this database in journal mode '" + mode + "', not WAL: give a file");
+          continue;
+        }
         if (sqlite3_errcode(db_) != SQLITE_BUSY || waited_ms > 10 * 60 * 1000) throw DbError(path + ": " + sqlite3_errmsg(db_));
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
@@ -149,6 +154,11 @@ class SqliteDb : public Db {
   void open(const std::string& file, int flags) {
     if (sqlite3_open_v2(file.c_str(), &db_, flags, nullptr) != SQLITE_OK)
       throw DbError(name_ + ": cannot open as an SQLite database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory"));
+    // ":memory:", "file:x?mode=memory" or "": a database that is gone when the command ends.
+    const char* on_disk = sqlite3_db_filename(db_, "main");
+    if (!on_disk || !*on_disk)
+      throw DbError(name_ + ": an in-memory SQLite database (:memory:, mode=memory) would be lost when the command ends: "
+                            "--db names a file (or postgresql://...)");
     sqlite3_busy_timeout(db_, 10 * 60 * 1000);  // another runner's add: wait for it
   }
 

@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "harness/util/yaml_bounded.hpp"
+
 namespace cuconform {
 
 namespace {
@@ -17,12 +19,11 @@ std::string at(const std::string& file, const YAML::Node& n) {
   throw ResultsError(at(file, n) + ": " + what);
 }
 
-std::regex compile(const std::string& file, const YAML::Node& n, const std::string& text) {
-  try {
-    return std::regex(text, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    bad(file, n, "bad regex '" + text + "': " + e.what());
-  }
+SafeRegex compile(const std::string& file, const YAML::Node& n, const std::string& text) {
+  std::string error;
+  SafeRegex re = SafeRegex::compile(text, &error);
+  if (!re) bad(file, n, "bad regex '" + text + "': " + error);
+  return re;
 }
 
 std::string class_names() {
@@ -158,7 +159,7 @@ bool KnownEntry::matches(const CaseRow& c, const RunInfo* run) const {
   if (!id.empty()) {
     bool hit = c.name == id || c.rule == id || c.name.rfind(id + ".", 0) == 0;
     if (!hit) return false;
-  } else if (!std::regex_search(c.name, re)) {
+  } else if (!re.search(c.name)) {
     return false;
   }
   return applies_to(run);
@@ -169,10 +170,10 @@ bool KnownEntry::applies_to(const RunInfo* run) const {
   // A run that says nothing of its device (a CTest case without a GPU) is not judged by the device
   // scopes; every run has a code path.
   const bool device_known = !run->device.empty();
-  if (device_known && !device.empty() && !std::regex_search(run->dev("name"), device_re)) return false;
-  if (device_known && !driver.empty() && !std::regex_search(run->dev("driver_version"), driver_re)) return false;
-  if (!tool.empty() && !std::regex_search(run->tool_line(), tool_re)) return false;
-  if (!toolchain.empty() && !std::regex_search(run->toolchain_line(), toolchain_re)) return false;
+  if (device_known && !device.empty() && !device_re.search(run->dev("name"))) return false;
+  if (device_known && !driver.empty() && !driver_re.search(run->dev("driver_version"))) return false;
+  if (!tool.empty() && !tool_re.search(run->tool_line())) return false;
+  if (!toolchain.empty() && !toolchain_re.search(run->toolchain_line())) return false;
   return true;
 }
 
@@ -230,7 +231,7 @@ KnownList load_known(const std::string& path) {
   k.file = path;
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = load_yaml_file(path);
   } catch (const YAML::BadFile&) {
     throw ResultsError(path + ": cannot open");
   } catch (const YAML::Exception& e) {

@@ -2,12 +2,13 @@
 // The baseline's companion file (ci/baselines/known.yaml, format in reporters/README.md):
 // known failures and known flakes, each with a reason, so a known driver bug does not redden
 // every nightly; plus per-measurement tolerances for `compare`.
-#include <regex>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "reporters/results_file.hpp"
+#include "reporters/safe_regex.hpp"
 
 namespace cuconform {
 
@@ -45,7 +46,7 @@ struct KnownEntry {
   std::string toolchain;       // ... on the run's code path (RunInfo::toolchain_line(): "sass (nvcc 13.0 ...)", "ptxas 12.8.93");
                                // not for a tool's finding (tool-accepts-forbidden, tool-rejects-allowed): use `tool:`
   std::string where;           // FILE:LINE, for messages
-  std::regex re, device_re, driver_re, tool_re, toolchain_re;
+  SafeRegex re, device_re, driver_re, tool_re, toolchain_re;  // linear-time matching (reporters/safe_regex.hpp)
   bool matches(const CaseRow& c, const RunInfo* run) const;
   // The device, driver and code path fit (null: any run; a run without device fields: the code
   // path only).

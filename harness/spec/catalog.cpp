@@ -12,7 +12,10 @@
 #include "harness/spec/constraint.hpp"
 #include "harness/spec/expand.hpp"
 #include "harness/spec/machine_paths.hpp"
+#include "harness/spec/param_range.hpp"
+#include "harness/spec/yaml_files.hpp"
 #include "harness/spec/yaml_source.hpp"
+#include "harness/util/yaml_bounded.hpp"
 
 namespace fs = std::filesystem;
 
@@ -33,7 +36,7 @@ class FileLoader {
   void load(std::set<std::string>& ids, std::set<std::string>& areas) {
     YAML::Node root;
     try {
-      root = YAML::LoadFile(file_);
+      root = load_yaml_file(file_);
     } catch (const YAML::ParserException& e) {
       error(e.mark, "YAML syntax error: " + e.msg);
       return;
@@ -134,13 +137,10 @@ class FileLoader {
 
   // params values: a list, or a range written "0..16".
   std::vector<std::string> param_values(const YAML::Node& v, const std::string& name) {
-    static const std::regex range_re("^(-?[0-9]+)\\.\\.(-?[0-9]+)$");
-    std::smatch m;
-    if (v.IsScalar() && std::regex_match(v.Scalar(), m, range_re)) {
+    if (v.IsScalar() && looks_like_range(v.Scalar())) {
       std::vector<std::string> out;
-      long lo = std::stol(m[1]), hi = std::stol(m[2]);
-      if (hi < lo || hi - lo > 4096) error(v.Mark(), "param '" + name + "': bad range " + v.Scalar());
-      else for (long i = lo; i <= hi; ++i) out.push_back(std::to_string(i));
+      std::string why;
+      if (!range_values(v.Scalar(), &out, &why)) error(v.Mark(), "param '" + name + "': " + why);
       return out;
     }
     if (!v.IsSequence()) {
@@ -443,11 +443,11 @@ Catalog load_catalog(const std::string& dir) {
     cat.errors.push_back({SourceLoc{dir, 0, 0}, "specs folder not found"});
     return cat;
   }
-  for (auto& e : fs::directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".yaml") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
+  std::vector<SpecError> unreadable;
+  files = yaml_files_in(dir, &unreadable);
   Catalog cat = load_spec_files(files, dir);
-  if (files.empty()) cat.errors.push_back({SourceLoc{dir, 0, 0}, "no *.yaml spec files in this folder"});
+  cat.errors.insert(cat.errors.begin(), unreadable.begin(), unreadable.end());
+  if (files.empty() && unreadable.empty()) cat.errors.push_back({SourceLoc{dir, 0, 0}, "no *.yaml spec files in this folder"});
   return cat;
 }
 

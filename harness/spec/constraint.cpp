@@ -36,13 +36,15 @@ class Parser {
   bool run() {
     Value v = parse_or();
     skip();
-    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_) + "'");
+    if (i_ != s_.size()) fail("unexpected '" + s_.substr(i_, 40) + "'");
     return truthy(v);
   }
 
  private:
   [[noreturn]] void fail(const std::string& why) {
-    throw std::invalid_argument("bad where-expression '" + s_ + "': " + why);
+    // A long expression is cut in the message (its file and line say where it is).
+    const std::string shown = s_.size() > 80 ? s_.substr(0, 60) + "... (" + std::to_string(s_.size()) + " characters)" : s_;
+    throw std::invalid_argument("bad where-expression '" + shown + "': " + why);
   }
   void skip() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -119,10 +121,19 @@ class Parser {
     }
   }
   Value parse_unary() {
-    if (eat("!")) return make_num(!truthy(parse_unary()));
-    if (eat("(")) {
-      Value v = parse_or();
-      if (!eat(")")) fail("missing ')'");
+    skip();
+    if (i_ < s_.size() && (s_[i_] == '!' || s_[i_] == '(')) {
+      // Each '!' and '(' recurses: bounded, so a deep expression is an error, not a stack overflow.
+      if (++depth_ > kMaxDepth) fail("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      Value v;
+      if (eat("!")) {
+        v = make_num(!truthy(parse_unary()));
+      } else {
+        eat("(");
+        v = parse_or();
+        if (!eat(")")) fail("missing ')'");
+      }
+      --depth_;
       return v;
     }
     skip();
@@ -135,9 +146,11 @@ class Parser {
     return make(it != p_.end() ? it->second : word);
   }
 
+  static constexpr int kMaxDepth = 64;
   const std::string& s_;
   const std::map<std::string, std::string>& p_;
   std::size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <set>
 
+#include "harness/spec/yaml_files.hpp"
 #include "harness/spec/yaml_source.hpp"
+#include "harness/util/yaml_bounded.hpp"
 
 namespace fs = std::filesystem;
 
@@ -74,7 +76,7 @@ class IndexLoader {
  private:
   YAML::Node read() {
     try {
-      YAML::Node root = YAML::LoadFile(file_);
+      YAML::Node root = load_yaml_file(file_);
       if (root.IsMap()) return root;
       error(root.Mark(), "a statements file is a mapping");
     } catch (const YAML::ParserException& e) {
@@ -116,11 +118,7 @@ StatementIndex load_statements(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return idx;
   idx.available = true;
-  std::vector<std::string> files;
-  for (auto& e : fs::directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".yaml" && e.path().filename() != kDispositionsFile)
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
+  std::vector<std::string> files = yaml_files_in(dir, &idx.errors, kDispositionsFile);
   for (auto& f : files) IndexLoader(f, idx).load_document();
   fs::path disp = fs::path(dir) / kDispositionsFile;
   if (fs::is_regular_file(disp, ec)) IndexLoader(disp.string(), idx).load_dispositions();

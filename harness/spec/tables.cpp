@@ -8,7 +8,9 @@
 #include <set>
 
 #include "harness/spec/selection.hpp"
+#include "harness/spec/yaml_files.hpp"
 #include "harness/spec/yaml_source.hpp"
+#include "harness/util/yaml_bounded.hpp"
 
 namespace fs = std::filesystem;
 
@@ -73,7 +75,7 @@ class TableLoader {
   void load() {
     YAML::Node root;
     try {
-      root = YAML::LoadFile(file_);
+      root = load_yaml_file(file_);
     } catch (const YAML::ParserException& e) {
       return error(e.mark, "YAML syntax error: " + e.msg);
     } catch (const YAML::Exception& e) {
@@ -241,11 +243,10 @@ TableAudit load_tables(const std::string& dir, const Catalog& cat) {
     none.dir = dir;
     return none;
   }
-  std::vector<std::string> files;
-  for (auto& e : fs::directory_iterator(dir))
-    if (e.is_regular_file() && e.path().extension() == ".yaml") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
+  std::vector<SpecError> unreadable;
+  std::vector<std::string> files = yaml_files_in(dir, &unreadable);
   TableAudit audit = load_table_files(files, cat);
+  audit.errors.insert(audit.errors.begin(), unreadable.begin(), unreadable.end());
   audit.dir = dir;
   return audit;
 }

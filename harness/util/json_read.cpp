@@ -5,6 +5,7 @@
 
 #include "harness/util/input_file.hpp"
 #include "harness/util/json_locate.hpp"
+#include "harness/util/json_ordered_parse.hpp"
 
 namespace cuconform {
 
@@ -41,18 +42,12 @@ JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), n
                     std::to_string(kMaxJsonDepth) + " levels: not a cuconform file (one nests about 6)");
   }
   // A repeated key would be read as its last value (a trailing "cases": [] empties a run): the
-  // parse keeps each open object's keys and stops at the first repeat, and a second pass says where.
+  // linear parse lists repeated keys, and a second pass over the text says where the first is.
   struct Repeated {};
-  std::vector<std::set<std::string>> keys;
-  auto strict = [&keys](int, nlohmann::ordered_json::parse_event_t e, nlohmann::ordered_json& parsed) {
-    using E = nlohmann::ordered_json::parse_event_t;
-    if (e == E::object_start) keys.emplace_back();
-    else if (e == E::object_end) keys.pop_back();
-    else if (e == E::key && !keys.back().insert(parsed.get<std::string>()).second) throw Repeated{};
-    return true;
-  };
+  std::vector<std::string> repeated;
   try {
-    root_ = nlohmann::ordered_json::parse(text_, strict);
+    root_ = parse_ordered_json(text_, &repeated);  // linear in the members (harness/util/json_ordered_parse.hpp)
+    if (!repeated.empty()) throw Repeated{};
   } catch (const Repeated&) {
     std::string key, in;
     const std::size_t at = json_duplicate_key(text_, &key, &in);
