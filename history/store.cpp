@@ -174,7 +174,7 @@ std::string series_selection(const RunInfo& r) {
       for (auto& item : *sel) {
         if (!item.is_string()) continue;
         std::string f = item.get<std::string>();
-        for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--profile "})
+        for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--tier ", "--profile "})
           if (f.rfind(flag, 0) == 0) picked.push_back(f);
       }
   } catch (const std::exception&) {

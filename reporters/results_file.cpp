@@ -53,6 +53,9 @@ void read_case_head(const JsonField& c, CaseRow* row) {
   row->min_cc = c["min_cc"].str();
   row->arch = c["arch"].str();
   row->basis = c["basis"].str();
+  row->tier = c["tier"].str();
+  row->definition = c["definition"].str();
+  row->shadow = c["shadow"].boolean();
   row->source = c["source"].str();
   for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
   if (!c["tags"].is_null())
@@ -294,6 +297,9 @@ std::string fleet_json(const Fleet& f) {
     Json row = {{"name", c.name}, {"rule", c.rule}, {"area", c.area}, {"kind", c.kind}, {"min_cc", c.min_cc}};
     if (!c.arch.empty()) row["arch"] = c.arch;
     if (!c.basis.empty()) row["basis"] = c.basis;
+    if (!c.tier.empty()) row["tier"] = c.tier;
+    if (c.shadow) row["shadow"] = true;
+    if (!c.definition.empty()) row["definition"] = c.definition;
     row["source"] = c.source;
     Json& params = row["params"] = Json::object();
     for (auto& [k, v] : c.params) params[k] = v;
