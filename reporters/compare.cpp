@@ -209,7 +209,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   if (known)
     for (auto* list : {&known->failures, &known->flakes})
       for (auto& e : *list)
-        if (!used.count(&e) && e.applies_to(&nrun)) {  // scoped to another GPU, driver or code path: not stale
+        if (!used.count(&e) && !e.expired && e.applies_to(&nrun)) {  // scoped elsewhere: not stale; expired: waiver_expired says it
           ++unmatched;
           if (!filtered) r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
         }
