@@ -50,22 +50,32 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
   const std::string bver = brun.get(brun.suite, "version"), nver = now.runs[0].get(nrun.suite, "version");
   const std::string bcommit = brun.get(brun.suite, "commit");
 
-  // BASE's definitions: its file's, else its manifest's (a baseline of before 1.0.0).
-  std::optional<Manifest> manifest;
-  std::string base_source = "in the file";
-  if (!has_definitions(base)) {
-    std::string path = o.releases_dir.empty() ? "" : find_manifest(o.releases_dir, bver, bcommit);
-    if (!path.empty()) {
-      manifest = load_manifest(path);
-      base_source = "from " + path;
+  // Each run's definitions: its file's, else its manifest's (a run of before 1.0.0: a baseline).
+  struct Definitions {
+    const Fleet* f;
+    std::optional<Manifest> manifest;
+    std::string source = "in the file";
+    bool known() const { return has_definitions(*f) || manifest; }
+    std::string of(const CaseRow& row) const {
+      if (!row.definition.empty()) return row.definition;
+      const ManifestCase* mc = manifest ? manifest->find(row.name) : nullptr;
+      return mc ? mc->definition : "";
     }
-  }
-  auto base_definition = [&](const CaseRow& row) -> std::string {
-    if (!row.definition.empty()) return row.definition;
-    const ManifestCase* mc = manifest ? manifest->find(row.name) : nullptr;
-    return mc ? mc->definition : "";
   };
-  const bool contract = (has_definitions(base) || manifest) && has_definitions(now);
+  auto definitions = [&](const Fleet& f) {
+    Definitions d{&f, std::nullopt};
+    const RunInfo& run = f.runs.at(0);
+    std::string path = has_definitions(f) || o.releases_dir.empty()
+                           ? ""
+                           : find_manifest(o.releases_dir, run.get(run.suite, "version"), run.get(run.suite, "commit"));
+    if (!path.empty()) {
+      d.manifest = load_manifest(path);
+      d.source = "from " + path;
+    }
+    return d;
+  };
+  const Definitions bdefs = definitions(base), ndefs = definitions(now);
+  const bool contract = bdefs.known() && ndefs.known();
 
   // 1. Expired waivers: a case still failing that an expired entry waived gates again.
   if (known)
@@ -92,15 +102,15 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
       if (contract) drop(&r->items, row.name, {Change::new_failure, Change::waiver_expired});
       continue;
     }
-    const std::string bd = base_definition(*brow);
-    if (!contract || bd.empty() || row.definition.empty() || bd == row.definition) {
+    const std::string bd = bdefs.of(*brow), nd = ndefs.of(row);
+    if (!contract || bd.empty() || nd.empty() || bd == nd) {
       ++judged;
       continue;
     }
     ++redefined;
     drop(&r->items, row.name, {});
     CompareItem i = item_of(Change::redefined, row.name, outcome(brow), outcome(&row));
-    i.was = "definition " + bd + " (suite " + bver + ") -> " + row.definition + " (suite " + nver + ")";
+    i.was = "definition " + bd + " (suite " + bver + ") -> " + nd + " (suite " + nver + ")";
     r->items.push_back(i);
   }
   for (const CaseRow& row : base.cases)
@@ -125,13 +135,13 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
   const std::string versions = "BASE suite " + (bver.empty() ? "?" : bver) + (bcommit.empty() ? "" : " (" + bcommit + ")") + ", NEW suite " +
                                (nver.empty() ? "?" : nver);
   if (contract)
-    r->contract = versions + "; BASE's case definitions " + base_source + ": " + std::to_string(judged) + " case(s) judged (same definition), " +
+    r->contract = versions + "; BASE's case definitions " + bdefs.source + (ndefs.manifest ? ", NEW's " + ndefs.source : "") + ": " + std::to_string(judged) + " case(s) judged (same definition), " +
                   std::to_string(added) + " added, " + std::to_string(removed) + " removed, " + std::to_string(redefined) +
                   " redefined (not judged)";
   else
-    r->contract = versions + "; " + (has_definitions(now) ? "BASE" : "NEW") +
-                  " carries no case definitions (a file of before suite 1.0.0) and releases/ has no manifest of it: cases are judged "
-                  "by name alone, a redefinition cannot be told";
+    r->contract = versions + "; " + (ndefs.known() ? "BASE" : "NEW") +
+                  " carries no case definitions (a file of before suite 1.0.0) and releases/ has no manifest of its version and commit: "
+                  "cases are judged by name alone, a redefinition cannot be told";
   r->contract += o.gate_tiers.empty() ? "; every tier gates" : "; gated tiers: " + joined(o.gate_tiers);
 }
 
