@@ -11,6 +11,7 @@
 #include "harness/spec/machine_paths.hpp"
 #include "harness/spec/statements.hpp"
 #include "harness/spec/tables.hpp"
+#include "reporters/manifest.hpp"
 #include "reporters/waivers.hpp"
 
 namespace cuconform {
@@ -40,6 +41,16 @@ void print_contract_lint(const Options& o, const Catalog& cat) {
   std::cout << "tiers of the active rules:";
   for (Tier t : all_tiers()) std::cout << " " << to_string(t) << " " << by_tier[t] << ",";
   std::cout << " in shadow " << shadow << "\n";
+  // A new or redefined rule reports before it gates: against the last release, it is in shadow.
+  const std::string previous = previous_release_manifest(releases_dir_beside(cat.dir), CUCONFORM_VERSION);
+  if (!previous.empty()) {
+    try {
+      for (auto& r : unshadowed_changes(cat, load_manifest(previous)))
+        std::cerr << "warning: rule " << r << " is not in shadow: add `shadow: true` until it has passed (history candidates)\n";
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
   std::optional<KnownList> known;
   try {
     known = load_known_list(o, cat.dir, nullptr);

@@ -1,5 +1,7 @@
 #include "reporters/manifest.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -100,6 +102,57 @@ std::string find_manifest(const std::string& dir, const std::string& version, co
     }
   }
   return release;
+}
+
+namespace {
+
+// "1.2.3" as numbers, for ordering releases; unparsable parts count as 0.
+std::vector<long> version_parts(const std::string& v) {
+  std::vector<long> out;
+  std::size_t start = 0;
+  while (start <= v.size()) {
+    std::size_t dot = std::min(v.find('.', start), v.size());
+    out.push_back(std::strtol(v.substr(start, dot - start).c_str(), nullptr, 10));
+    start = dot + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string previous_release_manifest(const std::string& dir, const std::string& version) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string best;
+  std::vector<long> best_v;
+  const std::vector<long> current = version_parts(version);
+  if (!fs::is_directory(dir, ec)) return "";
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file() || it->path().filename() != "manifest.json") continue;
+    try {
+      Manifest m = load_manifest(it->path().string());
+      const std::vector<long> v = version_parts(m.version);
+      if (!m.commit.empty() || !(v < current) || (!best.empty() && !(best_v < v))) continue;
+      best = it->path().string();
+      best_v = v;
+    } catch (const std::exception&) {
+      // not a manifest: skipped
+    }
+  }
+  return best;
+}
+
+std::vector<std::string> unshadowed_changes(const Catalog& cat, const Manifest& previous) {
+  std::map<std::string, std::string> before;  // rule -> definition
+  for (const ManifestCase& c : previous.cases) before[c.rule] = c.definition;
+  std::vector<std::string> out;
+  for (auto& r : cat.rules) {
+    if (r->shadow || r->planned) continue;
+    auto it = before.find(r->id);
+    if (it == before.end()) out.push_back(r->id + " (new since " + previous.version + ")");
+    else if (it->second != r->definition) out.push_back(r->id + " (redefined since " + previous.version + ")");
+  }
+  return out;
 }
 
 }  // namespace cuconform

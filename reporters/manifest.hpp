@@ -36,5 +36,11 @@ std::string releases_dir_beside(const std::string& specs_dir);
 // The manifest under `dir` (searched recursively) of suite `version`: one made for `commit`
 // first, else the release's own (no commit); "" when none.
 std::string find_manifest(const std::string& dir, const std::string& version, const std::string& commit);
+// The manifest of the newest release before `version` under `dir` ("" when none): what a new or
+// redefined rule is new against.
+std::string previous_release_manifest(const std::string& dir, const std::string& version);
+// Rules of `cat` that are new or redefined against `previous` and not in shadow: "RULE (new since
+// VERSION)" / "RULE (redefined since VERSION)".
+std::vector<std::string> unshadowed_changes(const Catalog& cat, const Manifest& previous);
 
 }  // namespace cuconform

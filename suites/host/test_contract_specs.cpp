@@ -128,3 +128,13 @@ TEST_CASE("the release's manifest is current: what the specs give is what is com
   CHECK(m.commit.empty());  // a release names no commit: its version is its name
   CHECK(m.cases.size() == cat.cases.size());
 }
+
+TEST_CASE("a rule new or redefined since the last release must be in shadow (lint's warning)", "[host][contract]") {
+  const Manifest release = parse_manifest(manifest_json(load_one("positive", "documented", ""), "1.0.0", ""), "release");
+  CHECK(unshadowed_changes(load_one("positive", "documented", "    notes: reworded\n"), release).empty());
+  CHECK(unshadowed_changes(load_one("positive", "documented", "    timeout_s: 20\n"), release) ==
+        std::vector<std::string>{"contract_a.one (redefined since 1.0.0)"});
+  CHECK(unshadowed_changes(load_one("positive", "documented", "    timeout_s: 20\n    shadow: true\n"), release).empty());
+  const Manifest empty = parse_manifest(R"({"schema": "cuconform-manifest/1", "suite": {"version": "0.9.0"}, "cases": []})", "empty");
+  CHECK(unshadowed_changes(load_one("positive", "documented", ""), empty) == std::vector<std::string>{"contract_a.one (new since 0.9.0)"});
+}
