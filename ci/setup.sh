@@ -53,6 +53,7 @@ if [ "${CUCONFORM_SETUP_EXTRAS:-yes}" != no ]; then
   compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || extras+=(postgresql)
   command -v slurmctld >/dev/null 2>&1 || extras+=(slurm-wlm)
   command -v munged >/dev/null 2>&1 || extras+=(munge)
+  command -v ssh-keygen >/dev/null 2>&1 || extras+=(openssh-client)  # certify/verify and their test
 fi
 if [ ${#need[@]} -eq 0 ] && [ ${#extras[@]} -eq 0 ]; then
   echo "setup: dependencies already installed"

@@ -11,6 +11,8 @@
 #include "harness/spec/machine_paths.hpp"
 #include "harness/spec/statements.hpp"
 #include "harness/spec/tables.hpp"
+#include "reporters/manifest.hpp"
+#include "reporters/waivers.hpp"
 
 namespace cuconform {
 
@@ -28,6 +30,39 @@ bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
 }
 
 namespace {
+
+// The contract's part of lint (docs/contract.md): rules per tier and in shadow, and the known
+// list's waivers: expired, expiring within 30 days, or without owner, expiry or link (warnings).
+void print_contract_lint(const Options& o, const Catalog& cat) {
+  std::map<Tier, int> by_tier;
+  int shadow = 0;
+  for (auto& r : cat.rules)
+    if (!r->planned) ++by_tier[r->tier], shadow += r->shadow;
+  std::cout << "tiers of the active rules:";
+  for (Tier t : all_tiers()) std::cout << " " << to_string(t) << " " << by_tier[t] << ",";
+  std::cout << " in shadow " << shadow << "\n";
+  // A new or redefined rule reports before it gates: against the last release, it is in shadow.
+  const std::string previous = previous_release_manifest(releases_dir_beside(cat.dir), CUCONFORM_VERSION);
+  if (!previous.empty()) {
+    try {
+      for (auto& r : unshadowed_changes(cat, load_manifest(previous)))
+        std::cerr << "warning: rule " << r << " is not in shadow: add `shadow: true` until it has passed (history candidates)\n";
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+  }
+  std::optional<KnownList> known;
+  try {
+    known = load_known_list(o, cat.dir, nullptr);
+  } catch (const std::exception& e) {
+    std::cerr << "warning: " << e.what() << "\n";
+  }
+  if (!known) return;
+  const std::vector<std::string> warnings = waiver_warnings(*known);
+  std::cout << "waivers: " << known->failures.size() + known->flakes.size() << " in " << known->file << ", judged on " << known->today
+            << ": " << warnings.size() << " warning(s)\n";
+  for (auto& w : warnings) std::cerr << "warning: " << w << "\n";
+}
 
 int cmd_lint(const Options& o) {
   Catalog cat;
@@ -56,6 +91,7 @@ int cmd_lint(const Options& o) {
             << planned << " planned), " << cat.cases.size() << " cases\n";
   std::cout << "basis of the " << cat.rules.size() - planned << " active rules:";
   for (Basis b : all_bases()) std::cout << " " << to_string(b) << " " << by_basis[b] << (b == all_bases().back() ? "\n" : ",");
+  print_contract_lint(o, cat);
   if (idx.available)
     std::cout << "statements: " << idx.statements.size() << " in " << idx.dir << "; " << naming
               << " rules name the statements they prove\n";

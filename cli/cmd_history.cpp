@@ -2,12 +2,15 @@
 // and what the nights in between say (history/, reporters/README.md "The history database"):
 //   history add RESULTS.json...             0 stored (or already there), 2 bad input: nothing stored
 //   history runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
+//   history candidates [--nights N] [--configs M]   rules in shadow ready for promotion (docs/contract.md)
 //   history report --html FILE              timeline grid, trend plots, changes, flaky cases
 #include <cstdlib>
 #include <iostream>
 #include <limits>
 
 #include "cli/verbs.hpp"
+#include "harness/spec/catalog.hpp"
+#include "history/candidates.hpp"
 #include "history/html.hpp"
 #include "history/render.hpp"
 #include "history/schema.hpp"
@@ -87,6 +90,20 @@ int history(const Options& o) {
     std::cout << render_changes(idx, query_changes(*db, idx, q), q, format);
   } else if (sub == "flaky") {
     std::cout << render_flaky(idx, query_flaky(*db, idx, q), q, format);
+  } else if (sub == "candidates") {  // the rules in shadow are the specs' (docs/contract.md)
+    Catalog cat;
+    if (!load_or_report(o, &cat)) return kExitBadInput;
+    std::vector<ShadowRule> shadow;
+    for (auto& r : cat.rules)
+      if (r->shadow) shadow.push_back({r->id, to_string(r->tier)});
+    long nights = 7, configs = 2;
+    if ((o.has("--nights") && !whole_number(o.get("--nights"), 1, 10000, &nights)) ||
+        (o.has("--configs") && !whole_number(o.get("--configs"), 1, 10000, &configs))) {
+      std::cerr << "cuconform history candidates: --nights and --configs take a whole number of at least 1\n";
+      return kExitBadInput;
+    }
+    std::cout << render_candidates(query_candidates(*db, idx, q, shadow, static_cast<int>(nights), static_cast<int>(configs)),
+                                   static_cast<int>(nights), static_cast<int>(configs));
   } else {
     // No case: every series, the flagged ones listed; a case: its measurements; both: every value.
     std::string case_glob = args.size() > 0 ? args[0] : "", measurement = args.size() > 1 ? args[1] : "";
@@ -137,6 +154,9 @@ const VerbRegistration kHistoryVerb("history", "every run in one database, and w
   config(format(v.sub("flaky", "cases whose verdict flips within the last runs")))
       .value("--last", "N", last)
       .value("--min-flips", "K", min_flips);
+  config(v.sub("candidates", "rules in shadow that passed N runs in a row on M configurations: ready for promotion"))
+      .value("--nights", "N", "passing runs in a row a configuration needs (default 7)")
+      .value("--configs", "M", "configurations that need them (default 2)");
   config(format(v.sub("trend", "measurements over runs; drift flagged (Mann-Kendall, Theil-Sen)")))
       .args(0, 2, "[CASE [MEASUREMENT]]", "case/measurement")
       .value("--last", "N", last);

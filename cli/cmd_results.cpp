@@ -15,6 +15,10 @@
 #include "history/schema.hpp"
 #include "history/store.hpp"
 #include "reporters/compare.hpp"
+#include "reporters/contract_compare.hpp"
+#include "reporters/manifest.hpp"
+#include "reporters/tier_summary.hpp"
+#include "reporters/waivers.hpp"
 #include "reporters/coverage_report.hpp"
 #include "reporters/html_report.hpp"
 #include "reporters/known_list.hpp"
@@ -52,6 +56,9 @@ int report(const Options& o) {
   StatementIndex idx;
   auto cov = coverage_of_specs(o, &cat, &idx);
   std::string cov_md = cov ? "\n" + coverage_markdown(*cov, false) : "", cov_html = cov ? coverage_html(*cov) : "";
+  // The contract's sections (docs/contract.md): verdicts by tier, the waivers the run used.
+  cov_md = tier_summary_markdown(f) + (k ? waivers_markdown(*k, f) : "") + cov_md;
+  cov_html = tier_summary_html(f) + (k ? waivers_html(*k, f) : "") + cov_html;
   if (o.has("--history") && f.runs.size() == 1) {  // the history of this run's configuration, before the coverage
     QueryOptions q;
     std::string error;
@@ -79,6 +86,21 @@ Fleet single_run(const std::string& path) {
   // A run of no case judges nothing: refused, never compared to green.
   if (f.cases.empty()) throw ResultsError(path + ": no case in it: a run that ran nothing cannot be compared");
   return f;
+}
+
+// --gate-tier core,extended: the tiers whose regressions gate (default: every tier).
+std::vector<std::string> split_tiers(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    std::size_t comma = std::min(text.find(',', start), text.size());
+    std::string t = text.substr(start, comma - start);
+    Tier parsed;
+    if (!parse_tier(t, &parsed)) throw ResultsError("--gate-tier takes core, extended or informational (comma-separated), not '" + t + "'");
+    out.push_back(t);
+    start = comma + 1;
+  }
+  return out;
 }
 
 int compare(const Options& o) {
@@ -113,7 +135,10 @@ int compare(const Options& o) {
   }
   CompareResult r = compare_runs(base, now, known ? &*known : nullptr, tol, judge.get());
   r.gate_time = o.has("--gate-time");
+  ContractOptions contract{split_tiers(o.get("--gate-tier")), releases_dir_beside(specs_dir_of(o))};
+  apply_contract(base, now, known ? &*known : nullptr, contract, &r);
   std::cout << compare_text(r);
+  if (known) std::cout << waivers_text(*known, now);
   if (o.has("--md")) write_file_atomically(o.get("--md"), compare_markdown(r));
   return r.regressions() ? kExitFailed : kExitOk;
 }
@@ -182,7 +207,10 @@ const VerbRegistration kCompareVerb("compare", "what changed between two runs; e
              "(median/MAD, Mann-Kendall) instead of a fixed tolerance",
              ValueHint::file)
       .value("--last", "N", "with --history: the last N runs")
-      .flag("--gate-time", "a whole-run wall time more than 25% above BASE's is a regression (otherwise only reported)");
+      .flag("--gate-time", "a whole-run wall time more than 25% above BASE's is a regression (otherwise only reported)")
+      .value("--gate-tier", "TIERS",
+             "only regressions of cases of these tiers gate (core, extended, informational; comma-separated; default: every "
+             "tier): the others are listed as outside the gate");
 });
 
 const VerbRegistration kMergeVerb("merge", "one fleet matrix (cuconform-fleet/1) from several runs", cmd_merge, [](Verb& v) {

@@ -221,6 +221,7 @@ class Parser {
         else if (flag == "--rule") o.sel.rules.insert(o.sel.rules.end(), opt->results().begin(), opt->results().end());
         else if (flag == "--tag") o.sel.tags.insert(o.sel.tags.end(), opt->results().begin(), opt->results().end());
         else if (flag == "--kind") o.sel.kinds.insert(o.sel.kinds.end(), opt->results().begin(), opt->results().end());
+        else if (flag == "--tier") o.sel.tiers.insert(o.sel.tiers.end(), opt->results().begin(), opt->results().end());
         else if (flag == "--profile") o.sel.profile = value;
         else o.values[flag] = value;
       }

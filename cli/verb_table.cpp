@@ -128,6 +128,7 @@ const std::vector<OptionDecl>& filter_options() {
       {"--rule", "GLOB", "a rule id or case name (shell glob)", ValueHint::text, {}, true},
       {"--tag", "TAG", "a tag", ValueHint::text, {}, true},
       {"--kind", "KIND", "positive, negative, performance, codegen or undefined", ValueHint::kind, {}, true},
+      {"--tier", "TIER", "core (the gate), extended or informational", ValueHint::choices, {"core", "extended", "informational"}, true},
       {"--profile", "smoke", "smoke: one case per rule and variant, for every commit (default: full)", ValueHint::choices,
        {"smoke", "full"}},
   };

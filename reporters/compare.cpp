@@ -31,12 +31,16 @@ const char* to_string(Change c) {
     case Change::verdict_changed: return "verdict changed";
     case Change::added: return "added";
     case Change::removed: return "removed";
+    case Change::redefined: return "redefined";
+    case Change::shadow: return "shadow";
+    case Change::outside_gate: return "outside the gate";
+    case Change::waiver_expired: return "waiver expired";
   }
   return "?";
 }
 
 bool is_regression(Change c) {
-  return c == Change::new_failure || c == Change::coverage_lost || c == Change::not_judged || c == Change::measurement_moved;
+  return c == Change::new_failure || c == Change::coverage_lost || c == Change::not_judged || c == Change::measurement_moved || c == Change::waiver_expired;
 }
 
 int CompareResult::count(Change c) const {
@@ -224,12 +228,12 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
   // entries: unmatched there, an entry is not stale, and a plain compare must not cry wolf.
   const std::string selection = " " + nrun.get(nrun.run, "selection");
   bool filtered = false;
-  for (const char* f : {" --area ", " --rule ", " --tag ", " --kind ", " --profile "}) filtered = filtered || selection.find(f) != std::string::npos;
+  for (const char* f : {" --area ", " --rule ", " --tag ", " --kind ", " --tier ", " --profile "}) filtered = filtered || selection.find(f) != std::string::npos;
   int unmatched = 0;
   if (known)
     for (auto* list : {&known->failures, &known->flakes})
       for (auto& e : *list)
-        if (!used.count(&e) && e.applies_to(&nrun)) {  // scoped to another GPU, driver or code path: not stale
+        if (!used.count(&e) && !e.expired && e.applies_to(&nrun)) {  // scoped elsewhere: not stale; expired: waiver_expired says it
           ++unmatched;
           if (!filtered) r.warnings.push_back("known entry " + e.what() + " (" + e.where + ") matches no case of NEW: stale?");
         }
@@ -283,7 +287,7 @@ struct Group {
 const std::vector<Group>& groups() {
   static const std::vector<Group> g = [] {
     std::vector<Group> v = {
-        {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved}},
+        {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved, Change::waiver_expired}},
         {"NOT JUDGED IN NEW (judged in BASE; not-run, missing or cut off in NEW: gating)", {Change::not_judged}},
         {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
         {"FIXED", {Change::fixed}},
@@ -303,6 +307,9 @@ const std::vector<Group>& groups() {
       {"UNDEFINED BEHAVIOUR CHANGED (recorded outcome differs; not gating)", {Change::behaviour_changed}},
       {"OTHER VERDICT CHANGES", {Change::verdict_changed}},
       {"MEASUREMENTS ON ANOTHER GPU MODEL (shown, not gating)", {Change::measurement_other_device}},
+      {"SHADOW RULES: would gate, report-only until promoted (not gating)", {Change::shadow}},
+      {"OUTSIDE THE GATED TIERS (not gating)", {Change::outside_gate}},
+      {"REDEFINED: the rule's definition changed between the suite versions (not judged)", {Change::redefined}},
       {"CASES ADDED / REMOVED", {Change::added, Change::removed}},
     })
       v.push_back(x);
@@ -332,7 +339,9 @@ std::string summary_line(const CompareResult& r) {
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
     << r.count(Change::still_failing) << " still failing, " << r.count(Change::toolchain_changed)
     << " toolchain observation(s) changed, " << r.count(Change::behaviour_changed)
-    << " undefined behaviour(s) changed, " << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed";
+    << " undefined behaviour(s) changed, " << r.count(Change::added) << " added, " << r.count(Change::removed) << " removed, "
+    << r.count(Change::redefined) << " redefined, " << r.count(Change::shadow) << " in shadow, " << r.count(Change::outside_gate)
+    << " outside the gate, " << r.count(Change::waiver_expired) << " waiver(s) expired";
   return s.str();
 }
 
@@ -369,6 +378,7 @@ std::string compare_text(const CompareResult& r) {
   o << "code paths: BASE " << r.base_toolchain << "; NEW " << r.new_toolchain << "\n";
   o << "measurement tolerances: " << r.tolerances << "\n";
   for (auto& w : r.run_not_judged) o << "NOT JUDGED: " << w << " (gating)\n";
+  if (!r.contract.empty()) o << "contract: " << r.contract << "\n";
   for (auto& w : r.warnings) o << "warning: " << w << "\n";
   o << order_text(r);
   for (auto& g : groups()) {
@@ -405,6 +415,7 @@ std::string compare_text(const CompareResult& r) {
         }
       }
       if (!i->note.empty()) o << "      known: " << i->note << "\n";
+      if (!i->was.empty()) o << "      contract: " << i->was << "\n";
     }
   }
   o << "\n" << wall_line(r) << "\n" << summary_line(r) << "\n";
@@ -425,6 +436,7 @@ std::string compare_markdown(const CompareResult& r) {
   o << "- code paths: BASE " << cell(r.base_toolchain) << "; NEW " << cell(r.new_toolchain) << "\n";
   o << "- measurement tolerances: " << cell(r.tolerances) << "\n";
   for (auto& w : r.run_not_judged) o << "- **NOT JUDGED (gating):** " << cell(w) << "\n";
+  if (!r.contract.empty()) o << "- contract: " << cell(r.contract) << "\n";
   for (auto& w : r.warnings) o << "- **warning:** " << cell(w) << "\n";
   o << "\n" << wall_line(r) << "\n\n" << summary_line(r) << "\n";
   for (auto& g : groups()) {
@@ -439,6 +451,7 @@ std::string compare_markdown(const CompareResult& r) {
                                    (i->judged_by.empty() ? "" : "; history: " + i->judged_by)
                              : verdicts(*i);
       std::string why = i->note.empty() ? i->reason : "known: " + i->note;
+      if (!i->was.empty()) why = i->was + (why.empty() ? "" : "; " + why);
       o << "| " << to_string(i->kind) << " | `" << i->name << "` | " << cell(what) << " | " << cell(why) << " |\n";
     }
   }

@@ -28,6 +28,11 @@ enum class Change {
   verdict_changed,    // any other verdict change (not-supported -> pass, planned -> ...)
   added,              // only in NEW
   removed,            // only in BASE
+  // The contract (contract_compare.hpp, docs/contract.md):
+  redefined,          // in both, but its rule's definition changed: not judged, listed apart
+  shadow,             // would gate, but its rule is in shadow (report-only until promoted)
+  outside_gate,       // would gate, but its tier is not gated (compare --gate-tier)
+  waiver_expired,     // regression: fails, and the known entry that waived it has expired
 };
 const char* to_string(Change c);
 bool is_regression(Change c);
@@ -43,6 +48,7 @@ struct CompareItem {
   std::string tolerance_class;  // the known file's class of that tolerance ("" when none)
   FindingClass finding = FindingClass::none;  // known failures and unexpected passes: the entry's class
   std::string judged_by;  // how a MeasurementJudge decided (empty: the fixed tolerance)
+  std::string was;        // contract reclassifications: the class it had before ("new failure")
 };
 
 // Judges NEW's measurements from elsewhere than BASE (compare --history: the spread of earlier
@@ -71,6 +77,7 @@ struct CompareResult {
   // Why NEW as a whole cannot be judged (cut off, its GPU unhealthy, no GPU where BASE had one):
   // each one gates, whatever its cases say.
   std::vector<std::string> run_not_judged;
+  std::string contract;  // how the cases were judged across suite versions (contract_compare.hpp); "" before it ran
   std::vector<CompareItem> items;
   // Whole-run wall time (run.wall_s), compared when both runs used the same GPU model, code
   // path and selection: more than kWallTolerance above BASE is a slowdown, a regression only

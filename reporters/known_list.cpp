@@ -1,5 +1,7 @@
 #include "reporters/known_list.hpp"
 
+#include "reporters/waivers.hpp"
+
 #include <fnmatch.h>
 #include <yaml-cpp/yaml.h>
 
@@ -54,8 +56,8 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
   std::vector<KnownEntry> out;
   if (!list.IsDefined() || list.IsNull()) return out;
   if (!list.IsSequence()) bad(file, list, std::string(section) + " must be a list of {id|regex, reason}");
-  static const std::set<std::string> keys = {"id",     "regex",  "reason", "class",     "issue",
-                                             "device", "driver", "tool",   "toolchain", "passages"};
+  static const std::set<std::string> keys = {"id",     "regex",  "reason", "class",     "issue",  "device", "driver",
+                                             "tool",   "toolchain", "passages", "owner", "expires", "link"};
   for (auto item : list) {
     if (!item.IsMap()) bad(file, item, std::string(section) + ": each entry is a mapping with id or regex, and reason");
     KnownEntry e;
@@ -63,7 +65,7 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     for (auto it = item.begin(); it != item.end(); ++it) {
       std::string k = it->first.Scalar();
       if (!keys.count(k))
-        bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver, tool, toolchain, passages)");
+        bad(file, it->first, "unknown key '" + k + "' (id, regex, reason, class, issue, device, driver, tool, toolchain, passages, owner, expires, link)");
       if (k == "passages") e.passages = read_passages(file, it->second);
       else if (!it->second.IsScalar()) bad(file, it->second, "'" + k + "' must be a string");
     }
@@ -75,6 +77,11 @@ std::vector<KnownEntry> read_entries(const std::string& file, const YAML::Node& 
     e.driver = item["driver"].as<std::string>("");
     e.tool = item["tool"].as<std::string>("");
     e.toolchain = item["toolchain"].as<std::string>("");
+    e.owner = item["owner"].as<std::string>("");
+    e.expires = item["expires"].as<std::string>("");
+    e.link = item["link"].as<std::string>("");
+    if (!e.expires.empty() && !is_iso_date(e.expires))
+      bad(file, item["expires"], "'" + e.what() + "': expires '" + e.expires + "' is not a date YYYY-MM-DD");
     if (e.id.empty() == e.pattern.empty()) bad(file, item, "give exactly one of 'id' and 'regex'");
     if (e.reason.empty()) bad(file, item, "'" + e.what() + "' needs a 'reason'");
     if (item["class"].IsDefined()) {
@@ -179,13 +186,20 @@ bool KnownEntry::applies_to(const RunInfo* run) const {
 
 const KnownEntry* KnownList::failure(const CaseRow& c, const RunInfo* run) const {
   for (auto& e : failures)
-    if (e.matches(c, run)) return &e;
+    if (!e.expired && e.matches(c, run)) return &e;
   return nullptr;
 }
 
 const KnownEntry* KnownList::flake(const CaseRow& c, const RunInfo* run) const {
   for (auto& e : flakes)
-    if (e.matches(c, run)) return &e;
+    if (!e.expired && e.matches(c, run)) return &e;
+  return nullptr;
+}
+
+const KnownEntry* KnownList::expired(const CaseRow& c, const RunInfo* run) const {
+  for (auto* list : {&failures, &flakes})
+    for (auto& e : *list)
+      if (e.expired && e.matches(c, run)) return &e;
   return nullptr;
 }
 
@@ -246,6 +260,9 @@ KnownList load_known(const std::string& path) {
   }
   k.failures = read_entries(path, root["known_failures"], "known_failures", true);
   k.flakes = read_entries(path, root["known_flakes"], "known_flakes", false);
+  k.today = waiver_today();
+  for (auto* list : {&k.failures, &k.flakes})
+    for (auto& e : *list) e.expired = !e.expires.empty() && e.expires < k.today;
   YAML::Node tol = root["tolerances"];
   if (tol.IsDefined() && !tol.IsNull()) {
     if (!tol.IsMap()) bad(path, tol, "tolerances must map a measurement glob to a number or off");

@@ -46,6 +46,10 @@ struct KnownEntry {
   std::string toolchain;       // ... on the run's code path (RunInfo::toolchain_line(): "sass (nvcc 13.0 ...)", "ptxas 12.8.93");
                                // not for a tool's finding (tool-accepts-forbidden, tool-rejects-allowed): use `tool:`
   std::string where;           // FILE:LINE, for messages
+  // A waiver's terms (waivers.hpp): who answers for it, until when (YYYY-MM-DD, inclusive), and
+  // where the finding is written up. An expired entry waives nothing: its cases gate again.
+  std::string owner, expires, link;
+  bool expired = false;        // expires < the list's `today`
   SafeRegex re, device_re, driver_re, tool_re, toolchain_re;  // linear-time matching (reporters/safe_regex.hpp)
   bool matches(const CaseRow& c, const RunInfo* run) const;
   // The device, driver and code path fit (null: any run; a run without device fields: the code
@@ -78,10 +82,13 @@ struct Tolerances {
 
 struct KnownList {
   std::string file;
+  std::string today;  // YYYY-MM-DD the expiry dates are judged on (waiver_today(): $CUCONFORM_TODAY or the UTC date)
   std::vector<KnownEntry> failures, flakes;
   std::vector<ToleranceRule> tolerances;  // from the file's `tolerances:`
   const KnownEntry* failure(const CaseRow& c, const RunInfo* run) const;
   const KnownEntry* flake(const CaseRow& c, const RunInfo* run) const;
+  // An expired entry (failure or flake) that would match: the case is no longer waived.
+  const KnownEntry* expired(const CaseRow& c, const RunInfo* run) const;
 };
 
 // Throws ResultsError ("FILE:LINE: what") on bad input.

@@ -64,6 +64,9 @@ void read_case_head(const JsonField& c, CaseRow* row) {
   row->min_cc = c["min_cc"].str();
   row->arch = c["arch"].str();
   row->basis = c["basis"].str();
+  row->tier = c["tier"].str();
+  row->definition = c["definition"].str();
+  row->shadow = c["shadow"].boolean();
   row->source = c["source"].str();
   for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
   if (!c["tags"].is_null())
@@ -181,7 +184,7 @@ std::vector<std::string> selection_items(const RunInfo& r) {
 std::string case_selection(const RunInfo& r) {
   std::vector<std::string> picked;
   for (auto& f : selection_items(r))
-    for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--profile "})
+    for (const char* flag : {"--area ", "--rule ", "--tag ", "--kind ", "--tier ", "--profile "})
       if (f.rfind(flag, 0) == 0) picked.push_back(f);
   std::sort(picked.begin(), picked.end());
   std::string s;
@@ -347,6 +350,9 @@ std::string fleet_json(const Fleet& f) {
     Json row = {{"name", c.name}, {"rule", c.rule}, {"area", c.area}, {"kind", c.kind}, {"min_cc", c.min_cc}};
     if (!c.arch.empty()) row["arch"] = c.arch;
     if (!c.basis.empty()) row["basis"] = c.basis;
+    if (!c.tier.empty()) row["tier"] = c.tier;
+    if (c.shadow) row["shadow"] = true;
+    if (!c.definition.empty()) row["definition"] = c.definition;
     row["source"] = c.source;
     Json& params = row["params"] = Json::object();
     for (auto& [k, v] : c.params) params[k] = v;

@@ -70,6 +70,8 @@ struct Outcome {
 struct CaseRow {
   std::string name, rule, area, kind, min_cc, arch, source;
   std::string basis;  // the rule's `basis:` ("documented", "toolchain", ...); "" in files before 2026-11-26
+  std::string tier, definition;  // the rule's tier and definition hash; "" in files before 2026-11-28 (suite 1.0.0)
+  bool shadow = false;           // the rule was in shadow (report-only) in the run that wrote it
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> tags;
   std::vector<std::optional<Outcome>> by_run;

@@ -74,6 +74,9 @@ Json case_json(const RunReport::Entry& e) {
   Json j = {{"name", e.c->name}, {"rule", r.id}, {"area", r.area}, {"kind", to_string(r.kind)}, {"min_cc", r.min_cc.str()}};
   if (!r.arch.empty()) j["arch"] = r.arch;
   j["basis"] = to_string(r.basis);
+  j["tier"] = to_string(r.tier);
+  if (r.shadow) j["shadow"] = true;
+  j["definition"] = r.definition;
   j["source"] = r.source;
   Json& params = j["params"] = Json::object();
   for (auto& [k, v] : e.c->params) params[k] = v;

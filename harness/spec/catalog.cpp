@@ -14,6 +14,7 @@
 #include "harness/spec/machine_paths.hpp"
 #include "harness/spec/param_range.hpp"
 #include "harness/spec/yaml_files.hpp"
+#include "harness/spec/rule_definition.hpp"
 #include "harness/spec/yaml_source.hpp"
 #include "harness/util/yaml_bounded.hpp"
 
@@ -26,7 +27,8 @@ const std::set<std::string> kTopKeys = {"area", "title", "description", "rules"}
 const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min_cc", "arch",
                                          "kind",    "fixture", "params",    "exclude", "where",
                                          "expect",  "violation", "status",  "reason", "timeout_s",
-                                         "requires", "tags",   "notes", "errata", "statements", "basis"};
+                                         "requires", "tags",   "notes", "errata", "statements", "basis",
+                                         "tier", "shadow"};
 const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
@@ -243,6 +245,7 @@ class FileLoader {
       error(n["status"].Mark(), "status '" + status + "' must be active or planned");
     Kind parsed_kind;
     load_basis(n, *r, !kind.empty() && parse_kind(kind, &parsed_kind));
+    load_contract(n, *r);
     r->planned_reason = scalar(n, "reason", false);
     if (r->planned && r->planned_reason.empty())
       error(n.Mark(), "a planned rule needs 'reason:' (why it cannot be tested yet)");
@@ -357,10 +360,11 @@ class FileLoader {
         // Tags the harness sets itself: a rule must not claim them (a spec case tagged
         // `host` would be taken for a host test and could not report a skip to CTest).
         static const std::set<std::string> reserved = {"host", "gpu", "host-tool", "planned", "isolated", "gpu-alone",
-                                                       "positive", "negative", "performance", "codegen", "undefined"};
+                                                       "positive", "negative", "performance", "codegen", "undefined",
+                                                       "core", "extended", "informational", "shadow"};
         if (!std::regex_match(s, tag_re)) error(t.Mark(), "tag '" + s + "' must match [a-z0-9][a-z0-9_.-]*");
         else if (reserved.count(s) || s.rfind("cc", 0) == 0 || s.rfind("sm_", 0) == 0)
-          error(t.Mark(), "tag '" + s + "' is reserved for the harness (host, gpu, host-tool, planned, isolated, the kinds, ccX.Y, sm_*)");
+          error(t.Mark(), "tag '" + s + "' is reserved for the harness (host, gpu, host-tool, planned, isolated, the kinds, the tiers, shadow, ccX.Y, sm_*)");
         r->tags.push_back(s);
       }
     }
@@ -386,6 +390,22 @@ class FileLoader {
     if (!parse_basis(b, &r.basis)) return error(n["basis"].Mark(), "basis '" + b + "' must be one of " + names);
     if (!kind_ok) return;
     if (std::string why = basis_conflict(r.basis, r.kind); !why.empty()) error(n["basis"].Mark(), "rule " + r.id + ": " + why);
+  }
+
+  // The contract's keys (docs/contract.md): `tier:` overrides the tier kind and basis give;
+  // `shadow: true` keeps a new or redefined rule report-only until it is promoted (the line deleted).
+  void load_contract(const YAML::Node& n, Rule& r) {
+    r.tier = default_tier(r.kind, r.basis);
+    if (n["tier"]) {
+      std::string t = scalar(n, "tier", true);
+      if (!t.empty() && !parse_tier(t, &r.tier)) error(n["tier"].Mark(), "tier '" + t + "' must be core, extended or informational");
+    }
+    if (YAML::Node s = n["shadow"]) {
+      if (!s.IsScalar() || (s.Scalar() != "true" && s.Scalar() != "false"))
+        error(s.Mark(), "shadow must be true or false (true: report-only until promoted, by deleting the line)");
+      r.shadow = s.IsScalar() && s.Scalar() == "true";
+    }
+    r.definition = rule_definition_hash(n);
   }
 
   // `statements: [id, ...]`: whether each id exists is checked against the index (statements.hpp).

@@ -31,6 +31,8 @@ static std::vector<std::string> case_tags(const Rule& r) {
   if (!r.arch.empty()) t.push_back(r.arch);
   t.push_back(r.needs_gpu() ? "gpu" : "host-tool");
   if (r.planned) t.push_back("planned");
+  t.push_back(to_string(r.tier));
+  if (r.shadow) t.push_back("shadow");
   for (auto& x : r.tags) t.push_back(x);
   return t;
 }

@@ -13,6 +13,7 @@ std::vector<std::string> Selection::describe() const {
   for (auto& r : rules) d.push_back("--rule " + r);
   for (auto& t : tags) d.push_back("--tag " + t);
   for (auto& k : kinds) d.push_back("--kind " + k);
+  for (auto& t : tiers) d.push_back("--tier " + t);
   if (profile != "full") d.push_back("--profile " + profile);
   return d;
 }
@@ -67,6 +68,13 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
       return false;
     }
   }
+  for (auto& t : sel.tiers) {
+    Tier tier;
+    if (!parse_tier(t, &tier)) {
+      *error = "unknown tier '" + t + "' (core, extended, informational)";
+      return false;
+    }
+  }
   if (sel.profile != "full" && sel.profile != "smoke") {
     *error = "unknown profile '" + sel.profile + "' (full, smoke)";
     return false;
@@ -77,6 +85,7 @@ bool select_cases(const Catalog& cat, const Selection& sel, std::vector<const Ca
     const Rule& r = *c.rule;
     bool ok = any_of(sel.areas, [&](auto& a) { return r.area == a; }) &&
               any_of(sel.kinds, [&](auto& k) { return k == to_string(r.kind); }) &&
+              any_of(sel.tiers, [&](auto& t) { return t == to_string(r.tier); }) &&
               any_of(sel.rules, [&](auto& g) {
                 return case_matches_glob(c, g);
               }) &&

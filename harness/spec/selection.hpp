@@ -1,6 +1,6 @@
 #pragma once
 // Filters shared by every verb: --area, --rule (glob on rule id or case name), --tag,
-// --kind; values of one filter are alternatives, different filters must all hold.
+// --kind, --tier; values of one filter are alternatives, different filters must all hold.
 #include <string>
 #include <vector>
 
@@ -16,9 +16,9 @@ namespace cuconform {
 // judged, so they cannot fail a commit; each costs a process and a context); their judged
 // controls stay. smoke_left_out() says what was left out.
 struct Selection {
-  std::vector<std::string> areas, rules, tags, kinds;
+  std::vector<std::string> areas, rules, tags, kinds, tiers;
   std::string profile = "full";  // "full" or "smoke"
-  bool any() const { return !areas.empty() || !rules.empty() || !tags.empty() || !kinds.empty() || profile != "full"; }
+  bool any() const { return !areas.empty() || !rules.empty() || !tags.empty() || !kinds.empty() || !tiers.empty() || profile != "full"; }
   std::vector<std::string> describe() const;  // "--area ldgsts", ...
 };
 

@@ -39,6 +39,17 @@ const std::vector<Basis>& all_bases();
 // promises the code (seed 001: the primitives always use LDGSTS).
 std::string basis_conflict(Basis basis, Kind kind);
 
+// What a rule's verdicts are for (`tier:`; tier.cpp gives the default from kind and basis):
+//   core           judged, deterministic, documented (or relied upon by a named consumer): the gate
+//   extended       judged, but on measurements or the suite's own kernels (performance, self-check)
+//   informational  records and observations the documents do not promise (undefined behaviour,
+//                  what a compiler emits today): shown, never a conformance verdict
+enum class Tier { core, extended, informational };
+const char* to_string(Tier t);
+bool parse_tier(const std::string& s, Tier* out);
+const std::vector<Tier>& all_tiers();
+Tier default_tier(Kind kind, Basis basis);
+
 // What a case needs besides the fixture itself. peer: a second GPU beside the first (the rules
 // that need two GPUs; `run --devices` gives each GPU the next one of the selection as its peer).
 enum class Requirement { gpu, ptxas, cuobjdump, nvcc, peer };
@@ -72,6 +83,9 @@ struct Rule {
   std::string arch;  // exact-arch gate such as "sm_90a"; empty when none
   Kind kind = Kind::positive;
   Basis basis = Basis::documented;  // `basis:`; required of active rules
+  Tier tier = Tier::core;           // `tier:`, else default_tier(kind, basis)
+  bool shadow = false;              // `shadow: true`: new or redefined, report-only until promoted (docs/contract.md)
+  std::string definition;           // hash of the entry's defining keys (rule_definition.hpp)
   std::string fixture;
   std::vector<ParamAxis> params;
   std::vector<std::map<std::string, std::string>> exclude;
