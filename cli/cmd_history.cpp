@@ -1,6 +1,6 @@
 // cuconform history: every run in a database (SQLite by default, PostgreSQL for a shared one),
 // and what the nights in between say (history/, reporters/README.md "The history database"):
-//   history add RESULTS.json...             0 stored (or already there), 2 bad input: nothing stored
+//   history add RESULTS.json...             0 stored (or already there), 2 a file not stored (named; the others are)
 //   history runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
 //   history candidates [--nights N] [--configs M]   rules in shadow ready for promotion (docs/contract.md)
 //   history report --html FILE              timeline grid, trend plots, changes, flaky cases
@@ -56,8 +56,11 @@ int history(const Options& o) {
     auto db = open_history(url, DbMode::create);
     AddSummary s = history_add(*db, args);  // committed: every line it returns is true
     for (auto& line : s.lines) std::cout << line << "\n";
-    std::cout << "history " << db->name() << ": " << s.added << " run(s) added, " << s.already << " already stored, " << s.skipped << " skipped\n";
-    return kExitOk;
+    for (auto& why : s.unreadable) std::cerr << "cuconform history add: not stored: " << why << "\n";
+    std::cout << "history " << db->name() << ": " << s.added << " run(s) added, " << s.already << " already stored, " << s.skipped << " skipped";
+    if (!s.unreadable.empty()) std::cout << ", " << s.unreadable.size() << " file(s) not stored (named above)";
+    std::cout << "\n";
+    return s.unreadable.empty() ? kExitOk : kExitBadInput;
   }
 
   QueryOptions q;

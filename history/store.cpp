@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -215,14 +216,24 @@ void rebuild_change_points(Db& db, std::int64_t series) {
   db.insert_rows("case_state", {"series_id", "case_id", "run_id", "verdict", "outcome_id"}, rows);
 }
 
-AddSummary history_add(Db& db, const std::vector<std::string>& files) {
-  AddSummary sum;
+namespace {
+
+// The runs of one file, in one transaction of their own: a file that does not read stores
+// nothing, and the files before and after it are stored all the same.
+struct Dicts {
+  explicit Dicts(Db& db) : cases(db, "cases", "name"), texts(db, "texts", "body"), names(db, "measure_names", "name") {}
+  Dict cases, texts, names;
+};
+
+void add_file(Db& db, Dicts& d, const std::string& file, AddSummary& sum) {
   auto note = [&](const std::string& line) { sum.lines.push_back(line); };
-  DbTransaction tx(db, true);
-  Dict cases(db, "cases", "name"), texts(db, "texts", "body"), names(db, "measure_names", "name");
+  Dict &cases = d.cases, &texts = d.texts, &names = d.names;
   std::set<std::int64_t> rebuild;
-  for (auto& file : files) {
-    Fleet f = load_results(file);  // throws ResultsError: the transaction rolls back
+  DbTransaction tx(db, true);
+  AddSummary file_sum;  // counted into sum only once the file is committed
+  std::vector<std::string> file_lines;
+  {
+    Fleet f = load_results(file);  // throws ResultsError: this file's transaction rolls back
     for (std::size_t i = 0; i < f.runs.size(); ++i) {
       const RunInfo& r = f.runs[i];
       RunIdentity id = run_identity(r);
@@ -232,14 +243,14 @@ AddSummary history_add(Db& db, const std::vector<std::string>& files) {
       if (!r.has_device)
         throw ResultsError(what + ": no device section: which GPU ran it, or whether one did, is not recorded (cuconform run always writes one)");
       if (r.get(r.run, "cut_off.by") == "running") {
-        ++sum.skipped;
-        note("skipped " + what + ": a snapshot of a run still going (add the finished results file)");
+        ++file_sum.skipped;
+        file_lines.push_back("skipped " + what + ": a snapshot of a run still going (add the finished results file)");
         continue;
       }
       std::int64_t existing = db_i64(db, "SELECT id FROM runs WHERE run_key = $1", {id.key}, 0);
       if (existing) {
-        ++sum.already;
-        note("already stored as run #" + std::to_string(existing) + ": " + what);
+        ++file_sum.already;
+        file_lines.push_back("already stored as run #" + std::to_string(existing) + ": " + what);
         continue;
       }
       std::int64_t config = config_of(db, id);
@@ -292,13 +303,33 @@ AddSummary history_add(Db& db, const std::vector<std::string>& files) {
       db.insert_rows("measurements", {"run_id", "case_id", "name_id", "value"}, measure_rows);
       if (append) append_change_points(db, series, run_id, rows);
       else rebuild.insert(series);
-      ++sum.added;
-      note("added run #" + std::to_string(run_id) + " (" + id.config_label() + ", " + started + "): " + what);
-      maybe_die(sum.added);
+      ++file_sum.added;
+      file_lines.push_back("added run #" + std::to_string(run_id) + " (" + id.config_label() + ", " + started + "): " + what);
+      maybe_die(sum.added + file_sum.added);
     }
   }
   for (auto s : rebuild) rebuild_change_points(db, s);
   tx.commit();
+  sum.added += file_sum.added, sum.already += file_sum.already, sum.skipped += file_sum.skipped;
+  for (auto& l : file_lines) note(l);
+}
+
+}  // namespace
+
+AddSummary history_add(Db& db, const std::vector<std::string>& files) {
+  AddSummary sum;
+  std::optional<Dicts> dicts;
+  for (auto& file : files) {
+    if (!dicts) dicts.emplace(db);
+    try {
+      add_file(db, *dicts, file, sum);
+    } catch (const ResultsError& e) {
+      // Named, and the night goes on: one truncated file (a full disk, an NFS hiccup) never
+      // blanks the others. The dictionaries may hold ids of the rolled-back rows: read again.
+      sum.unreadable.push_back(e.what());
+      dicts.reset();
+    }
+  }
   return sum;
 }
 

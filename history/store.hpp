@@ -39,13 +39,15 @@ std::string series_selection(const RunInfo& r);
 
 struct AddSummary {
   int added = 0, already = 0, skipped = 0;
-  std::vector<std::string> lines;  // one per run: what happened to it
+  std::vector<std::string> lines;       // one per run: what happened to it
+  std::vector<std::string> unreadable;  // one per file not stored: "FILE:LINE: why"
 };
 
-// Adds every run of every file (results or fleet files, plain or .json.gz) in one transaction: a
-// file that does not read (ResultsError, "FILE:LINE: ...") or any other error rolls it all back,
-// so nothing of the command is stored; so does a run with no "device" section (which GPU ran it
-// is unknown). Runs already stored (same key) are skipped; a snapshot of a run still going
+// Adds every run of every file (results or fleet files, plain or .json.gz), each file in a
+// transaction of its own: a file that does not read (ResultsError, "FILE:LINE: ...") or holds a
+// run with no "device" section (which GPU ran it is unknown) stores nothing of itself and is
+// named in `unreadable`; the other files are stored. Any other error (the database) stops the
+// command with the files before it committed. Runs already stored (same key) are skipped; a snapshot of a run still going
 // (run.cut_off.by "running") is skipped with a note. The lines say what happened to each run and
 // are returned after the commit: nothing is said to be added that was not.
 AddSummary history_add(Db& db, const std::vector<std::string>& files);

@@ -30,12 +30,16 @@ std::string fleet_view_html(const FleetView& v) {
     << "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}th{background:#f3f3f3}"
     << ".ok{background:#e6f4e6}.warn{background:#fff4d6}.bad{background:#fbe0e0}code,pre{font:12px ui-monospace,monospace}"
     << "pre{background:#f6f6f6;padding:8px;white-space:pre-wrap}</style></head><body>\n";
-  o << "<h1>Fleet " << esc(v.night.name) << "</h1><p>status <b>" << v.status << "</b></p><ul>";
+  const FleetCounts c = fleet_counts(v.night);
+  o << "<h1>Fleet " << esc(v.night.name) << "</h1><p>status <b>" << v.status << "</b>: " << c.nodes << " node(s), " << c.ran << " of "
+    << c.planned << " planned GPU(s) ran";
+  if (c.skipped_nodes) o << "; " << c.skipped_nodes << " node(s) with " << c.skipped_gpus << " GPU(s) skipped (drained or down)";
+  o << "</p><ul>";
   for (auto& w : v.status_why) o << "<li>" << esc(w) << "</li>";
   o << "</ul>\n<h2>Nodes and GPUs</h2><table><tr><th>node</th><th>state</th><th>attempts</th><th>GPUs</th></tr>\n";
   for (auto& n : v.night.nodes) {
-    o << "<tr><td>" << esc(n.name) << "</td><td class=\"" << (n.state() == "ran" ? "ok" : "bad") << "\">" << esc(n.state())
-      << (n.retried() ? " (retried)" : "") << "</td><td>";
+    o << "<tr><td>" << esc(n.name) << "</td><td class=\"" << (n.state() == "ran" ? "ok" : n.skipped ? "warn" : "bad") << "\">" << esc(n.state())
+      << (n.retried() ? " (retried)" : "") << (n.skipped ? esc(" (" + n.skip_state + ": " + n.skip_reason + ")") : "") << "</td><td>";
     for (auto& a : n.attempts)
       o << esc("attempt " + std::to_string(a.attempt) + ": job " + a.job_id + " " + a.state + (a.exit >= 0 ? " exit " + std::to_string(a.exit) : "")) << "<br>";
     o << "</td><td><table>";

@@ -20,6 +20,22 @@ int rank(int code) {  // the order a night's exit codes are combined in: 2 > 4 >
 
 std::string cut(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(0, n - 3) + "..."; }
 
+// A drain reason past Slurm's length: whole reasons ("; "-separated) that fit, and how many more;
+// a first reason longer than the limit alone is cut before its parenthesis, never inside it.
+std::string cut_at_boundary(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  std::size_t end = 0, more = 0;
+  for (std::size_t at = s.find("; "); at != std::string::npos; at = s.find("; ", at + 2)) {
+    if (at + 24 <= n) end = at;
+  }
+  if (end == 0) {
+    std::size_t paren = s.rfind(" (", n - 4);
+    return s.substr(0, paren != std::string::npos && paren > 0 ? paren : n - 3) + "...";
+  }
+  for (std::size_t at = s.find("; ", end); at != std::string::npos; at = s.find("; ", at + 2)) ++more;
+  return s.substr(0, end) + "; and " + std::to_string(more) + " more";
+}
+
 std::string gpu_word(const NightNode& n, const NightGpu& g, const Fleet& f) {
   if (g.run) return "GPU " + std::to_string(g.index) + " (" + f.runs[*g.run].label + ")";
   return "GPU " + std::to_string(g.index) + " of " + n.name;
@@ -39,6 +55,7 @@ void add_status(FleetView& v, int code, const std::string& why) {
 std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
   std::vector<std::string> r;
   const Fleet& f = v.night.fleet;
+  if (n.skipped) return r;  // already out of service: the operator's reason stays
   if (n.state() == "failed") {
     const NightAttempt& last = n.attempts.back();
     r.push_back("no results after " + std::to_string(n.attempts.size()) + " attempt(s), last " + attempt_text(last));
@@ -71,6 +88,10 @@ std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
 std::string node_line(const FleetView& v, const NightNode& n) {
   std::ostringstream o;
   o << n.name << ": " << n.state();
+  if (n.skipped) {
+    o << " (" << n.skip_state << ": " << (n.skip_reason.empty() ? "no reason given" : n.skip_reason) << "), " << n.expected_gpus() << " GPU(s) not run";
+    return o.str();
+  }
   if (n.complete) o << " (run exit " << n.run_exit << (n.job_id.empty() ? "" : ", job " + n.job_id) << ")";
   if (n.retried()) o << ", RETRIED " << n.attempts.size() << " attempts";
   int want = n.expected_gpus(), ok = 0;
@@ -82,13 +103,29 @@ std::string node_line(const FleetView& v, const NightNode& n) {
 
 }  // namespace
 
+FleetCounts fleet_counts(const Night& night) {
+  FleetCounts c;
+  c.nodes = static_cast<int>(night.nodes.size());
+  for (auto& n : night.nodes) {
+    if (n.skipped) {
+      c.skipped_nodes++, c.skipped_gpus += std::max(0, n.expected_gpus());
+      continue;
+    }
+    int found = 0;
+    for (auto& g : n.gpus) found++, c.ran += g.state == NightGpu::State::ran;
+    // Planned GPUs of a node with no results count too: a failed node's GPUs did not run.
+    c.planned += std::max(found, n.expected_gpus());
+  }
+  return c;
+}
+
 int worst_exit(int a, int b) { return rank(a) >= rank(b) ? (rank(a) == 4 ? 2 : a) : (rank(b) == 4 ? 2 : b); }
 
 std::string DrainLine::command() const {
   std::string why = "cuconform " + night + ": " + reason;
   for (char& c : why)
     if (c == '"' || c == '\n' || c == '\r' || c == '\\') c = '\'';
-  return "scontrol update nodename=" + node + " state=drain reason=\"" + cut(why, 240) + "\"";
+  return "scontrol update nodename=" + node + " state=drain reason=\"" + cut_at_boundary(why, 240) + "\"";
 }
 
 std::vector<VersionRow> fleet_versions(const Fleet& f) {
@@ -120,7 +157,10 @@ FleetView build_fleet_view(Night night, const OddPolicy& p) {
   v.odd = find_odd_ones(f, p);
   v.versions = fleet_versions(f);
   if (v.night.nodes.empty()) add_status(v, 2, "no node in " + v.night.name);
+  else if (std::all_of(v.night.nodes.begin(), v.night.nodes.end(), [](const NightNode& n) { return n.skipped; }))
+    add_status(v, 3, "no node ran: every node was drained or down at planning (skipped.tsv)");
   for (auto& n : v.night.nodes) {
+    if (n.skipped) continue;  // drained or down before the night: listed, not judged
     if (n.state() != "ran") add_status(v, 1, n.name + ": " + n.state());
     if (n.complete && n.run_exit > 0 && n.run_exit != 1 && n.run_exit != 3) add_status(v, n.run_exit == 4 ? 4 : 2, n.name + ": cuconform run exited " + std::to_string(n.run_exit));
     for (auto& g : n.gpus) {
@@ -143,10 +183,10 @@ FleetView build_fleet_view(Night night, const OddPolicy& p) {
 std::string fleet_view_text(const FleetView& v) {
   const Fleet& f = v.night.fleet;
   std::ostringstream o;
-  int gpus = 0, ran = 0;
-  for (auto& n : v.night.nodes)
-    for (auto& g : n.gpus) gpus++, ran += g.state == NightGpu::State::ran;
-  o << "fleet " << v.night.name << ": " << v.night.nodes.size() << " node(s), " << ran << " of " << gpus << " GPU(s) ran\n\nnodes\n";
+  const FleetCounts c = fleet_counts(v.night);
+  o << "fleet " << v.night.name << ": " << c.nodes << " node(s), " << c.ran << " of " << c.planned << " planned GPU(s) ran";
+  if (c.skipped_nodes) o << "; " << c.skipped_nodes << " node(s) with " << c.skipped_gpus << " GPU(s) skipped (drained or down)";
+  o << "\n\nnodes\n";
   for (auto& n : v.night.nodes) {
     o << "  " << node_line(v, n) << "\n";
     for (auto& a : n.attempts) o << "    " << attempt_text(a) << "\n";
@@ -157,7 +197,8 @@ std::string fleet_view_text(const FleetView& v) {
   o << "\nnot run\n";
   bool any = false;
   for (auto& n : v.night.nodes) {
-    if (n.state() != "ran") o << "  node " << n.name << ": " << n.state() << "\n", any = true;
+    if (n.skipped) o << "  node " << n.name << ": skipped at planning (" << n.skip_state << ": " << n.skip_reason << ")\n", any = true;
+    else if (n.state() != "ran") o << "  node " << n.name << ": " << n.state() << "\n", any = true;
     for (auto& g : n.gpus)
       if (g.state == NightGpu::State::missing || g.state == NightGpu::State::unreadable)
         o << "  " << to_string(g.state) << ": " << gpu_word(n, g, f) << "\n", any = true;
@@ -198,7 +239,9 @@ std::string fleet_view_markdown(const FleetView& v) {
     for (auto& g : n.gpus) gpus += (gpus.empty() ? "" : ", ") + std::to_string(g.index) + ": " + to_string(g.state);
     std::string att;
     for (auto& a : n.attempts) att += (att.empty() ? "" : "; ") + attempt_text(a);
-    o << "| " << n.name << " | " << n.state() << (n.retried() ? " (retried)" : "") << " | " << att << " | " << gpus << " |\n";
+    std::string state = n.state() + (n.retried() ? " (retried)" : "");
+    if (n.skipped) state += " (" + n.skip_state + ": " + n.skip_reason + ")";
+    o << "| " << n.name << " | " << state << " | " << att << " | " << gpus << " |\n";
   }
   o << "\n### Versions\n\n| of | version | GPUs |\n| --- | --- | --- |\n";
   for (auto& r : v.versions) o << "| " << r.what << " | " << r.value << " | " << r.runs.size() << " |\n";
@@ -223,10 +266,13 @@ std::string fleet_view_markdown(const FleetView& v) {
 
 std::string fleet_view_json(const FleetView& v) {
   const Fleet& f = v.night.fleet;
-  Json j = {{"schema", "cuconform-fleet-view/1"}, {"night", v.night.name}, {"dir", v.night.dir}, {"status", v.status}, {"status_why", v.status_why}};
+  const FleetCounts c = fleet_counts(v.night);
+  Json j = {{"schema", "cuconform-fleet-view/1"}, {"night", v.night.name}, {"dir", v.night.dir}, {"status", v.status}, {"status_why", v.status_why},
+            {"counts", {{"nodes", c.nodes}, {"planned_gpus", c.planned}, {"ran_gpus", c.ran}, {"skipped_nodes", c.skipped_nodes}, {"skipped_gpus", c.skipped_gpus}}}};
   Json& nodes = j["nodes"] = Json::array();
   for (auto& n : v.night.nodes) {
     Json node = {{"name", n.name}, {"state", n.state()}, {"retried", n.retried()}, {"planned_gpus", n.planned_gpus},
+                 {"skipped", n.skipped ? Json{{"state", n.skip_state}, {"reason", n.skip_reason}} : Json()},
                  {"run_exit", n.run_exit}, {"job_id", n.job_id}};
     Json& att = node["attempts"] = Json::array();
     for (auto& a : n.attempts) att.push_back({{"attempt", a.attempt}, {"job_id", a.job_id}, {"state", a.state}, {"exit", a.exit}});

@@ -49,6 +49,13 @@ struct FleetView {
   std::vector<std::string> status_why;
 };
 
+// The header's counts: GPUs planned (a node's plan, else what its job held, else its files) of the
+// nodes submitted, how many ran, and the nodes skipped at planning with their GPUs.
+struct FleetCounts {
+  int nodes = 0, planned = 0, ran = 0, skipped_nodes = 0, skipped_gpus = 0;
+};
+FleetCounts fleet_counts(const Night& night);
+
 FleetView build_fleet_view(Night night, const OddPolicy& p = {});
 int worst_exit(int a, int b);  // 2 > 4 > 1 > 3 > 0 (anything else counts as 2)
 

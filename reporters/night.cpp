@@ -26,6 +26,7 @@ const char* to_string(NightGpu::State s) {
 
 std::string NightNode::state() const {
   if (complete) return "ran";
+  if (skipped) return "skipped";
   return attempts.empty() ? "missing" : "failed";
 }
 
@@ -183,12 +184,22 @@ Night load_night(const std::string& dir) {
   if (night.name.empty() || night.name == ".") night.name = fs::path(dir).lexically_normal().parent_path().filename().string();
   if (!fs::is_directory(dir)) throw ResultsError(dir + ": not a folder");
   const fs::path root(dir);
-  const bool has_plan = fs::exists(root / "plan.tsv"), has_nodes = fs::is_directory(root / "nodes");
+  const bool has_plan = fs::exists(root / "plan.tsv") || fs::exists(root / "skipped.tsv"), has_nodes = fs::is_directory(root / "nodes");
   if (!has_plan && !has_nodes && !fs::exists(root / "attempts.tsv"))
     throw ResultsError(dir + ": not a night folder (no plan.tsv, attempts.tsv or nodes/; docs/fleet.md)");
-  if (has_plan) {
+  if (fs::exists(root / "plan.tsv")) {
     const std::string p = (root / "plan.tsv").string();
     for (auto& [line, f] : read_tsv(p, 2)) node_named(night, f[0]).planned_gpus = int_field(p, line, "GPUs", f[1], 0);
+  }
+  if (fs::exists(root / "skipped.tsv")) {
+    const std::string p = (root / "skipped.tsv").string();
+    for (auto& [line, f] : read_tsv(p, 3)) {
+      NightNode& n = node_named(night, f[0]);
+      n.skipped = true;
+      n.planned_gpus = int_field(p, line, "GPUs", f[1], 0);
+      n.skip_state = f[2];
+      n.skip_reason = f.size() > 3 ? f[3] : "";
+    }
   }
   if (fs::exists(root / "attempts.tsv")) {
     const std::string p = (root / "attempts.tsv").string();
@@ -205,6 +216,9 @@ Night load_night(const std::string& dir) {
     std::sort(dirs.begin(), dirs.end());
     for (auto& d : dirs) read_node_dir(night, d, parts);
   }
+  if (fs::is_directory(root / "cutoff"))
+    for (auto& e : fs::directory_iterator(root / "cutoff"))
+      night.ignored.push_back(e.path().string() + ": the cut-off results of a node whose every attempt was killed (in the history as a cut-off run, not judged here)");
   if (fs::is_directory(root / ".partial"))
     for (auto& e : fs::directory_iterator(root / ".partial"))
       night.ignored.push_back(e.path().string() + ": an attempt that did not finish (never read)");

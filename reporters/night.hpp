@@ -3,6 +3,7 @@
 // (docs/fleet.md, "The night folder"):
 //   NIGHT/plan.tsv        the nodes expected and their GPU counts: "NODE<TAB>GPUS" (optional)
 //   NIGHT/attempts.tsv    one line per job attempt: NODE, ATTEMPT, JOB ID, STATE, EXIT (optional)
+//   NIGHT/skipped.tsv     nodes not submitted: NODE, GPUS, STATE, REASON (drained, down...; optional)
 //   NIGHT/nodes/NODE/     a node's finished attempt, moved into place whole: results.gpuN.json
 //                         (or today's results.json, or a node.json fleet file), junit files,
 //                         and complete.json, the completion marker, written last
@@ -37,13 +38,18 @@ struct NightAttempt {
 struct NightNode {
   std::string name;
   int planned_gpus = -1;  // from plan.tsv; -1: not planned
+  // From skipped.tsv: not submitted, because the scheduler had it drained, down or in
+  // maintenance at planning; its state and the operator's reason, kept as they were.
+  bool skipped = false;
+  std::string skip_state, skip_reason;
   bool complete = false;  // nodes/NAME/complete.json was there
   int run_exit = -1;      // cuconform run's exit code, from complete.json
   int held_gpus = -1;     // GPUs the job held, from complete.json
   std::string job_id, finished;
   std::vector<NightAttempt> attempts;
   std::vector<NightGpu> gpus;
-  // ran: results are there; failed: attempted, no finished results; missing: planned, no attempt.
+  // ran: results are there; failed: attempted, no finished results; missing: planned, no attempt;
+  // skipped: drained or down at planning, not submitted.
   std::string state() const;
   bool retried() const { return attempts.size() > 1; }
   int expected_gpus() const;  // planned, else held, else found

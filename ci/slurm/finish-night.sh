@@ -24,12 +24,18 @@ worst() {  # 2 > 4 > 1 > 3 > 0
 }
 shopt -s nullglob
 files=("$out"/nodes/*/results.gpu*.json "$out"/nodes/*/results.gpu*.json.gz "$out"/nodes/*/results.json "$out"/nodes/*/results.json.gz)
+# Cut-off results of nodes whose every attempt was killed (nightly.sh keeps them in NIGHT/cutoff/):
+# into the history as cut-off runs, not compared (they gate through the fleet view's failed node).
+cutoff=("$out"/cutoff/*/results.gpu*.json "$out"/cutoff/*/results.gpu*.json.gz "$out"/cutoff/*/results.json "$out"/cutoff/*/results.json.gz)
 status=0
-if [ ${#files[@]} -gt 0 ]; then
-  if ! "$exe" history add --db "$db" "${files[@]}" >"$out/history-add.log" 2>&1; then
-    echo "night $night: history add failed (nothing of this night stored): $(tail -1 "$out/history-add.log")" >&2
+if [ $((${#files[@]} + ${#cutoff[@]})) -gt 0 ]; then
+  # Each file in a transaction of its own: an unreadable one is named and the others are stored.
+  if ! "$exe" history add --db "$db" "${files[@]}" "${cutoff[@]}" >"$out/history-add.log" 2>&1; then
+    echo "night $night: history add: not everything stored: $(grep -m3 'not stored\|history add:' "$out/history-add.log" | tr '\n' ' ')" >&2
     status=2
   fi
+fi
+if [ ${#files[@]} -gt 0 ]; then
   known=()
   [ -f "$baselines/known.yaml" ] && known=(--known "$baselines/known.yaml")
   for f in "${files[@]}"; do

@@ -197,7 +197,14 @@ night() {
   if [ "$inject" = yes ]; then
     [ "$attempts" = 2 ] || fail "$name: $attempts attempt(s) of $host recorded, expected 2 (one killed, one retried)"
     grep -q "^$host	1	[0-9]*	FAILED	" "$dir/attempts.tsv" || fail "$name: the killed attempt is not recorded as FAILED: $(cat "$dir/attempts.tsv")"
-    ls "$dir"/.partial/*/results.gpu0.json >/dev/null 2>&1 || fail "$name: the killed attempt's partial file is not where it was written"
+    # The killed attempt's folder is gone once the node has finished results; nothing kept as cut off.
+    [ -e "$dir/.partial" ] && fail "$name: .partial/ was left behind: $(ls -A "$dir/.partial")"
+    [ -e "$dir/cutoff/$host" ] && fail "$name: a node with finished results kept a cut-off attempt"
+    # The retry got twice the first attempt's time (10 -> 20 minutes).
+    local job2
+    job2=$(awk -F'\t' -v h="$host" '$1 == h && $2 == 2 {print $3}' "$dir/attempts.tsv")
+    scontrol -o show job "$job2" 2>/dev/null | grep -q 'TimeLimit=00:20:00' ||
+      fail "$name: the retry (job $job2) did not get twice the time: $(scontrol -o show job "$job2" 2>&1 | grep -o 'TimeLimit=[^ ]*')"
     [ "$present" = 3 ] || fail "$name: $present GPU results present, expected 3 (GPU 2 removed)"
     grep -q "missing: GPU 2 of $host" "$dir/fleet.txt" || fail "$name: the fleet report does not name GPU 2 of $host as missing"
     grep -q "$host: 2 attempts, ran" "$dir/fleet.txt" || fail "$name: the fleet report does not name $host as retried"
@@ -236,6 +243,27 @@ case $? in
   77) echo "fleet-test: PostgreSQL night not run: $PG_WHY" ;;
   *) fail "the throwaway PostgreSQL did not start" ;;
 esac
+
+# A node an operator drained is skipped at planning, with its reason listed and kept as it was;
+# the night does not wait for it (--start-within) and, with nothing left to run, exits 3.
+scontrol update nodename="$host" state=drain reason="operator: fan replaced, ticket 4411" || fail "could not drain $host"
+start=$(date +%s)
+CUCONFORM_EXE=$work/cuconform bash "$repo/ci/slurm/nightly.sh" --out "$work/night-drained" --db "$work/history.sqlite" \
+  --partition gpu --time 10 --start-within 5 -- "${filters[@]}" >"$work/night-drained.out" 2>&1
+rc=$?
+took=$(($(date +%s) - start))
+echo "fleet-test: night night-drained: exit $rc in $took s"
+[ "$rc" = 3 ] || fail "night-drained: nightly.sh exited $rc, expected 3 (nothing ran)"
+[ "$took" -lt 60 ] || fail "night-drained: took $took s: a drained node held the night"
+grep -q "^$host	4	drain.*	operator: fan replaced, ticket 4411$" "$work/night-drained/skipped.tsv" ||
+  fail "night-drained: skipped.tsv does not list $host with its reason: $(cat "$work/night-drained/skipped.tsv")"
+grep -q "$host: skipped (drain[a-z]*: operator: fan replaced, ticket 4411), 4 GPU(s) not run" "$work/night-drained/fleet.txt" ||
+  fail "night-drained: the fleet view does not list $host as skipped with its reason"
+grep -q "scontrol update nodename=$host" "$work/night-drained/fleet.txt" && fail "night-drained: a drain line for a node already drained"
+[ "$(sinfo -h -N -n "$host" -o '%E' | head -1)" = "operator: fan replaced, ticket 4411" ] || fail "night-drained: the operator's drain reason changed"
+[ -z "$(ls "$work"/night-drained/.jobs/*.id 2>/dev/null)" ] || fail "night-drained: a job was submitted for a drained node"
+scontrol update nodename="$host" state=resume || fail "could not resume $host"
+[ "$failed" != 0 ] && cat "$work/night-drained.out"
 
 echo "fleet-test: $(($(date +%s) - t0)) s in all"
 if [ "$failed" != 0 ]; then exit 1; fi

@@ -14,7 +14,7 @@
 #                      (default: $CUCONFORM_HISTORY_DB, else history.sqlite beside the night's folder)
 #     --retries N      further attempts for a node whose job failed or wrote nothing (default 1)
 #     --baselines DIR  baselines for compare (default: ci/baselines of the repository)
-#     --time MIN       each job's time limit, minutes (default 60)
+#     --time MIN       each job's time limit, minutes (default 60); each retry gets twice the last
 #     --start-within MIN   a job that has not started within this is removed by Slurm
 #                      (--deadline) and counts as failed (default 120)
 #   env: CUCONFORM_EXE (default: build/cuconform of the repository), CUCONFORM_SBATCH_ARGS
@@ -58,15 +58,19 @@ night=$(basename "$out")
 db=${db:-$(dirname "$out")/history.sqlite}
 read -r -a sbatch_extra <<<"${CUCONFORM_SBATCH_ARGS:-}"
 
-# The plan: each node and its GPU count (gres gpu, any type: "gpu:4", "gpu:h100:8(S:0-1)").
-args=(-h -N -o '%N|%G')
+# The plan: each node and its GPU count (gres gpu, any type: "gpu:4", "gpu:h100:8(S:0-1)"), its
+# state and the reason an operator gave. A node drained, down, failing, in maintenance or powered
+# down is skipped here with its state and reason (NIGHT/skipped.tsv), never submitted: a job for
+# it would only hold the night for --start-within, and its drain reason stays the operator's.
+args=(-h -N -o '%N|%G|%T|%E')
 [ -n "$partition" ] && args+=(-p "$partition")
 [ -n "$nodes" ] && args+=(-n "$nodes")
 sinfo "${args[@]}" >"$out/.jobs/sinfo.txt" 2>&1 || die "sinfo failed: $(cat "$out/.jobs/sinfo.txt")"
-declare -A gpus_of=()
+declare -A gpus_of=() skipped_of=()
 order=()
-while IFS='|' read -r node gres; do
-  [ -n "$node" ] && [ -z "${gpus_of[$node]+x}" ] || continue
+skipped=()
+while IFS='|' read -r node gres state reason; do
+  [ -n "$node" ] && [ -z "${gpus_of[$node]+x}" ] && [ -z "${skipped_of[$node]+x}" ] || continue
   n=0
   IFS=, read -r -a parts <<<"$gres"
   for p in "${parts[@]}"; do
@@ -76,24 +80,37 @@ while IFS='|' read -r node gres; do
   done
   # Without --nodes, only nodes with GPUs; a node named in --nodes runs even without (says so).
   [ "$n" -gt 0 ] || [ -n "$nodes" ] || continue
+  # sinfo's long states: drained, draining, down*, fail, maint, idle~ (powered down), ...
+  if [[ ${state,,} =~ (drain|down|fail|maint|power|~|\*) ]]; then
+    skipped_of[$node]=$n
+    skipped+=("$node	$n	$state	${reason:-none}")
+    continue
+  fi
   gpus_of[$node]=$n
   order+=("$node")
 done <"$out/.jobs/sinfo.txt"
-[ ${#order[@]} -gt 0 ] || die "no GPU node found (sinfo ${args[*]}): name them with --nodes or --partition"
+{
+  echo "# node	gpus	state	reason"
+  for line in "${skipped[@]}"; do printf '%s\n' "$line"; done
+} >"$out/skipped.tsv"
+for line in "${skipped[@]}"; do echo "nightly: skipped ${line//	/ }"; done
+[ ${#order[@]} -gt 0 ] || [ ${#skipped[@]} -gt 0 ] || die "no GPU node found (sinfo ${args[*]}): name them with --nodes or --partition"
 {
   echo "# node	gpus"
   for node in "${order[@]}"; do printf '%s\t%s\n' "$node" "${gpus_of[$node]}"; done
 } >"$out/plan.tsv"
 [ -f "$out/attempts.tsv" ] || echo "# node	attempt	job	state	exit" >"$out/attempts.tsv"
-echo "nightly: $night: ${#order[@]} node(s) planned (plan.tsv), results in $out"
+echo "nightly: $night: ${#order[@]} node(s) planned (plan.tsv), ${#skipped[@]} skipped (skipped.tsv), results in $out"
 
 # One attempt of one node, waited for (sbatch --wait), in the background.
 submit() {
-  local node=$1 attempt=$2 gres=()
+  # A retry gets twice the time of the attempt before it: a node killed at its time limit would
+  # only be killed again with the same --time.
+  local node=$1 attempt=$2 gres=() minutes=$((time_min << ($2 - 1)))
   [ "${gpus_of[$node]}" -gt 0 ] && gres=(--gres="gpu:${gpus_of[$node]}")
   CUCONFORM_EXE=$exe CUCONFORM_ATTEMPT=$attempt CUCONFORM_FILTERS=$filters \
     sbatch --parsable --wait --export=ALL --nodelist="$node" --exclusive --ntasks=1 "${gres[@]}" \
-    --time="$time_min" --deadline="now+$((time_min + start_min))minutes" \
+    --time="$minutes" --deadline="now+$((minutes + start_min))minutes" \
     --job-name="cuconform-$night-$node" --output="$out/logs/$node.attempt$attempt.log" --chdir="$out" \
     "${sbatch_extra[@]}" \
     --wrap "bash '$repo/ci/slurm/run-node.sh' '$out' '$node'" \
@@ -137,6 +154,22 @@ for ((attempt = 1; attempt <= retries + 1 && ${#todo[@]} > 0; attempt++)); do
   done
   todo=("${next[@]}")
 done
+
+# Attempts that never finished leave NIGHT/.partial/NODE.JOB/: a node with no finished results
+# keeps its last cut-off results (the cases finished before the kill, marked cut off) under
+# NIGHT/cutoff/NODE/ for the history and the fleet view; the rest of .partial/ goes.
+if [ -d "$out/.partial" ]; then
+  for d in "$out"/.partial/*/; do
+    d=${d%/}
+    node=${d##*/}
+    node=${node%.*}
+    [[ $node == *.replaced ]] && continue
+    compgen -G "$d/results*.json*" >/dev/null || continue
+    [ -f "$out/nodes/$node/complete.json" ] && continue
+    mkdir -p "$out/cutoff" && rm -rf "$out/cutoff/$node" && mv "$d" "$out/cutoff/$node"
+  done
+  rm -rf "$out/.partial"
+fi
 
 # Every GPU's results into the history and against its baseline, then the fleet view.
 CUCONFORM_EXE=$exe exec bash "$repo/ci/slurm/finish-night.sh" "$out" "$db" "$baselines"

@@ -92,6 +92,41 @@ TEST_CASE("fleet: every node and GPU accounted for -- missing GPU, failed and re
   CHECK_FALSE(has(html, "<script"));
 }
 
+TEST_CASE("fleet: a node drained or down at planning is listed with its reason, never drained again, and the header counts planned GPUs", "[host][fleet]") {
+  const std::string night = make_night();
+  write_text(night + "/skipped.tsv", "# node\tgpus\tstate\treason\nnode-f\t8\tdrained\tbad fan (ticket 4411)\nnode-g\t8\tdown*\tNot responding\n");
+  FleetView v = build_fleet_view(load_night(night));
+  const std::string text = fleet_view_text(v);
+  INFO(text);
+  CHECK(has(text, "node-f: skipped (drained: bad fan (ticket 4411)), 8 GPU(s) not run"));
+  CHECK(has(text, "node node-g: skipped at planning (down*: Not responding)"));
+  // 3 + 2 + 2 planned of the submitted nodes (node-a's GPU 2 missing, node-b failed with no file,
+  // node-c no GPU): 3 ran of 8, the skipped nodes' 16 GPUs apart.
+  CHECK(has(text, "fleet night-20261126: 5 node(s), 3 of 8 planned GPU(s) ran; 2 node(s) with 16 GPU(s) skipped (drained or down)"));
+  for (auto& d : v.drain) CHECK(d.node != "node-f");  // the operator's reason stays
+  for (auto& d : v.drain) CHECK(d.node != "node-g");
+  CHECK(v.status == 1);  // the same as without them: skipped nodes are listed, not judged
+  auto j = nlohmann::json::parse(fleet_view_json(v));
+  CHECK(j["counts"]["skipped_gpus"] == 16);
+  CHECK(j["counts"]["planned_gpus"] == 8);
+  CHECK(has(fleet_view_html(v), "skipped (drained: bad fan (ticket 4411))"));
+}
+
+TEST_CASE("fleet: a drain reason past Slurm's length ends at a whole reason, never inside a parenthesis", "[host][fleet]") {
+  DrainLine d;
+  d.node = "n1";
+  d.night = "night-x";
+  std::string r;
+  for (int i = 0; i < 12; ++i) r += (r.empty() ? "" : "; ") + std::string("GPU ") + std::to_string(i % 8) + " fails 3 case(s) its peers pass (ldgsts.zero_fill.cp16)";
+  d.reason = r;
+  const std::string c = d.command();
+  INFO(c);
+  const std::string reason = c.substr(c.find("reason=\"") + 8);
+  CHECK(reason.size() <= 241);
+  CHECK(has(reason, "more\""));
+  CHECK(std::count(reason.begin(), reason.end(), '(') == std::count(reason.begin(), reason.end(), ')'));
+}
+
 TEST_CASE("fleet: a night where every GPU saw no GPU exits 3 -- nothing at all is bad input", "[host][fleet]") {
   const std::string night = temp_dir("night3") + "/n";
   fs::create_directories(night + "/nodes/node-c");

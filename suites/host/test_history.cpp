@@ -189,13 +189,16 @@ TEST_CASE("history add refuses a truncated or malformed file with FILE:LINE and 
       {"notjson.json", dir + "/notjson.json:1:"},
   };
   for (auto& b : bad) {
-    // The good file first: it must not be stored either.
-    Exe e = cuconform_cli("history add --db " + quote(db) + " " + quote(n.file(1)) + " " + quote(dir + "/" + b.file));
+    // A good file before and after the bad one: both stored, the bad one named and not stored
+    // (a night with one truncated file keeps the rest), exit 2.
+    std::string one = fresh_db("bad-" + b.file);
+    Exe e = cuconform_cli("history add --db " + quote(one) + " " + quote(n.file(1)) + " " + quote(dir + "/" + b.file) + " " + quote(n.file(2)));
     INFO(b.file << ": " << e.out);
     CHECK(e.rc == 2);
+    CHECK(e.out.find("not stored: ") != std::string::npos);
     CHECK(e.out.find(b.message) != std::string::npos);
-    CHECK(e.out.find("nothing was stored") != std::string::npos);
-    CHECK(stored_runs(db) == 0);
+    CHECK(e.out.find("1 file(s) not stored") != std::string::npos);
+    CHECK(stored_runs(one) == 2);
   }
   CHECK(cuconform_cli("history add --db " + quote(db) + " " + quote(n.file(1))).rc == 0);
   CHECK(stored_runs(db) == 1);
@@ -236,7 +239,7 @@ TEST_CASE("history: runners adding at the same time lose nothing, and the order 
   CHECK(changes_fingerprint(reverse) == expected);
 }
 
-TEST_CASE("history: a kill in the middle of an add leaves the database as it was", "[host][history][history-db]") {
+TEST_CASE("history: a kill in the middle of an add keeps the files committed before it and nothing of the file in progress", "[host][history][history-db]") {
   const Nights& n = small_nights();
   std::string db = fresh_db("killed");
   REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + quote(n.file(1)) + " " + quote(n.file(2))).rc == 0);
@@ -247,11 +250,16 @@ TEST_CASE("history: a kill in the middle of an add leaves the database as it was
   INFO(killed.out);
   CHECK(killed.rc != 0);
   CHECK(killed.rc != 2);
-  CHECK(killed.out.find("added run") == std::string::npos);  // it got to run #7, uncommitted: never said to be added
-  CHECK(stored_runs(db) == 2);
-  CHECK(changes_fingerprint(db) == before);
+  CHECK(killed.out.find("added run") == std::string::npos);  // killed before the summary: nothing said
+  // Each file is a transaction: files 3-6 were committed, the fifth (file 7) was in progress.
+  CHECK(stored_runs(db) == 6);
+  CHECK(changes_fingerprint(db) != before);
   REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + more).rc == 0);
   CHECK(stored_runs(db) == 20);
+  // The same history as one uninterrupted add of every file: nothing of the killed file was kept.
+  std::string straight = fresh_db("killed-straight");
+  REQUIRE(cuconform_cli("history add --db " + quote(straight) + " " + quote(n.file(1)) + " " + quote(n.file(2)) + " " + more).rc == 0);
+  CHECK(changes_fingerprint(db) == changes_fingerprint(straight));
   if (!on_postgresql()) {
     auto raw = open_db(db, DbMode::write);
     CHECK(db_text(*raw, "PRAGMA integrity_check", {}, "") == "ok");
