@@ -8,6 +8,7 @@
 #include "harness/fixture/fixture.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/spec/consumers.hpp"
 #include "harness/spec/machine_paths.hpp"
 #include "harness/spec/statements.hpp"
 #include "harness/spec/tables.hpp"
@@ -16,7 +17,7 @@
 
 namespace cuconform {
 
-bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
+bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index, ConsumerIndex* consumers) {
   const std::string dir = specs_dir_of(o);
   *cat = load_catalog(dir);
   StatementIndex own;
@@ -24,6 +25,13 @@ bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index) {
   idx = load_statements(statements_dir_for(dir));
   cat->errors.insert(cat->errors.end(), idx.errors.begin(), idx.errors.end());
   for (auto& e : unknown_statement_refs(*cat, idx)) cat->errors.push_back(e);
+  ConsumerIndex own_consumers;
+  ConsumerIndex& ci = consumers ? *consumers : own_consumers;
+  ci = load_consumers(consumers_dir_for(dir));
+  cat->errors.insert(cat->errors.end(), ci.errors.begin(), ci.errors.end());
+  // An unknown id everywhere; a tested behaviour no rule names is lint's (and coverage's) to report.
+  for (auto& e : consumer_ref_errors(*cat, ci))
+    if (e.message.rfind("rule ", 0) == 0) cat->errors.push_back(e);
   for (auto& e : cat->errors) std::cerr << e.str() << "\n";
   if (!cat->ok()) std::cerr << "cuconform: " << cat->errors.size() << " spec error(s) in " << dir << "\n";
   return cat->ok();
@@ -67,7 +75,15 @@ void print_contract_lint(const Options& o, const Catalog& cat) {
 int cmd_lint(const Options& o) {
   Catalog cat;
   StatementIndex idx;
-  if (!load_or_report(o, &cat, &idx)) return kExitBadInput;
+  ConsumerIndex consumers;
+  if (!load_or_report(o, &cat, &idx, &consumers)) return kExitBadInput;
+  int untested = 0;
+  for (auto& e : consumer_ref_errors(cat, consumers))
+    if (e.message.rfind("behaviour ", 0) == 0) std::cerr << e.str() << "\n", ++untested;
+  if (untested) {
+    std::cerr << "cuconform: " << untested << " behaviour(s) of " << consumers.dir << " claim a proof no active rule gives\n";
+    return kExitBadInput;
+  }
   TableAudit tables = load_tables(tables_dir_for(cat.dir), cat);
   for (auto& e : tables.errors) std::cerr << e.str() << "\n";
   if (!tables.errors.empty()) {
@@ -81,10 +97,10 @@ int cmd_lint(const Options& o) {
     std::cerr << "cuconform: " << finding_paths.size() << " absolute path(s) in the findings' READMEs\n";
     return kExitBadInput;
   }
-  int planned = 0, naming = 0;
+  int planned = 0, naming = 0, relying = 0;
   std::map<Basis, int> by_basis;
   for (auto& r : cat.rules) {
-    planned += r->planned, naming += !r->statements.empty();
+    planned += r->planned, naming += !r->statements.empty(), relying += !r->relies.empty();
     if (!r->planned) ++by_basis[r->basis];
   }
   std::cout << "specs OK: " << cat.dir << ": " << cat.areas.size() << " areas, " << cat.rules.size() << " rules ("
@@ -97,6 +113,9 @@ int cmd_lint(const Options& o) {
               << " rules name the statements they prove\n";
   else
     std::cout << "statements: no index at " << idx.dir << " (coverage unavailable)\n";
+  if (consumers.available)
+    std::cout << "consumers: " << consumers.consumers.size() << " in " << consumers.dir << ", " << consumers.behaviours.size()
+              << " relied-upon behaviours; " << relying << " rules name the behaviours they prove\n";
   if (tables.available) {
     int rows = 0;
     for (auto& t : tables.tables) rows += static_cast<int>(t.rows.size());

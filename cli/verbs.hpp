@@ -25,7 +25,10 @@ bool history_query_options(const Options& o, QueryOptions* q, std::string* error
 // is one: rules' `statements:` must name its ids) and prints their errors; false on errors.
 struct Catalog;
 struct StatementIndex;
-bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index = nullptr);
+struct ConsumerIndex;
+// Also loads the relied-upon index (consumers/ beside specs/) and refuses a `relies:` id that is
+// not in it; `consumers` receives the index when given.
+bool load_or_report(const Options& o, Catalog* cat, StatementIndex* index = nullptr, ConsumerIndex* consumers = nullptr);
 
 // o.specs, else the specs the executable was built with.
 std::string specs_dir_of(const Options& o);

@@ -16,6 +16,7 @@ namespace cuconform {
 const char* to_string(Change c) {
   switch (c) {
     case Change::new_failure: return "new failure";
+    case Change::consumer_break: return "compatibility break";
     case Change::coverage_lost: return "coverage lost";
     case Change::not_judged: return "not judged";
     case Change::measurement_moved: return "measurement moved";
@@ -40,7 +41,7 @@ const char* to_string(Change c) {
 }
 
 bool is_regression(Change c) {
-  return c == Change::new_failure || c == Change::coverage_lost || c == Change::not_judged || c == Change::measurement_moved || c == Change::waiver_expired;
+  return c == Change::new_failure || c == Change::consumer_break || c == Change::coverage_lost || c == Change::not_judged || c == Change::measurement_moved || c == Change::waiver_expired;
 }
 
 int CompareResult::count(Change c) const {
@@ -183,11 +184,13 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
     // What a compiler emits today, which no document promises: a change is news, never a
     // conformance failure (nor a fix).
     const bool observation = row.basis == "toolchain";
+    // A rule of basis relied-upon that newly fails: a regression, named apart ("breaks CUTLASS").
+    const Change fresh = row.relied_upon() ? Change::consumer_break : Change::new_failure;
     if (!b) {
       add(Change::added);
       if (nv == Verdict::flake) add(fl ? Change::known_flake : Change::flaky, fl);
       else if (is_failure(nv) && !fl && !kf && observation) add(Change::toolchain_changed);
-      else if (is_failure(nv)) add(fl ? Change::known_flake : kf ? Change::known_failure : Change::new_failure, fl ? fl : kf);
+      else if (is_failure(nv)) add(fl ? Change::known_flake : kf ? Change::known_failure : fresh, fl ? fl : kf);
       else if (kf && nv == Verdict::pass) add(Change::unexpected_pass, kf);
       return;
     }
@@ -198,7 +201,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
       if (fl) add(Change::known_flake, fl);
       else if (kf) add(Change::known_failure, kf);
       else if (is_failure(bv)) add(Change::still_failing);
-      else add(observation ? Change::toolchain_changed : Change::new_failure);
+      else add(observation ? Change::toolchain_changed : fresh);
     } else if (nv == Verdict::pass) {
       if (kf) add(Change::unexpected_pass, kf);
       else if (is_failure(bv)) add(fl ? Change::known_flake : observation ? Change::toolchain_changed : Change::fixed, fl);
@@ -288,6 +291,8 @@ const std::vector<Group>& groups() {
   static const std::vector<Group> g = [] {
     std::vector<Group> v = {
         {"REGRESSIONS", {Change::new_failure, Change::coverage_lost, Change::measurement_moved, Change::waiver_expired}},
+        {"COMPATIBILITY BREAKS (relied-upon: a behaviour a named consumer's code depends on no longer holds; gating)",
+         {Change::consumer_break}},
         {"NOT JUDGED IN NEW (judged in BASE; not-run, missing or cut off in NEW: gating)", {Change::not_judged}},
         {"UNEXPECTED PASSES of known failures (update the known list?)", {Change::unexpected_pass}},
         {"FIXED", {Change::fixed}},
@@ -333,7 +338,7 @@ std::string summary_line(const CompareResult& r) {
   std::ostringstream s;
   s << r.regressions() << " regression(s): " << r.count(Change::new_failure) << " new failure(s), "
     << r.count(Change::coverage_lost) << " coverage lost, " << r.count(Change::not_judged) << " not judged, " << r.count(Change::measurement_moved)
-    << " measurement(s) moved; " << r.count(Change::measurement_other_device)
+    << " measurement(s) moved, " << r.count(Change::consumer_break) << " compatibility break(s) (relied-upon); " << r.count(Change::measurement_other_device)
     << " measurement(s) differ on another GPU model (not gating); " << r.count(Change::fixed) << " fixed, " << r.count(Change::unexpected_pass)
     << " unexpected pass(es), " << r.count(Change::known_failure) << " known failure(s)" << by_class(r) << ", "
     << r.count(Change::known_flake) << " known flake(s), " << r.count(Change::flaky) << " flaky, "
@@ -404,7 +409,7 @@ std::string compare_text(const CompareResult& r) {
         o << "      BASE: " << i->base_reason << "\n      BASE observed: " << i->base_observed << "\n";
         o << "      NEW observed: " << i->observed << "\n";
       }
-      if (i->kind == Change::new_failure || i->kind == Change::still_failing || i->kind == Change::toolchain_changed ||
+      if (i->kind == Change::new_failure || i->kind == Change::consumer_break || i->kind == Change::still_failing || i->kind == Change::toolchain_changed ||
           (r.other_toolchain && differs)) {
         if (!i->expected.empty()) o << "      expected: " << i->expected << "\n";
         if (r.other_toolchain && differs) {

@@ -12,6 +12,8 @@ namespace cuconform {
 
 enum class Change {
   new_failure,        // regression: fails now, did not fail (or did not exist) in the baseline
+  consumer_break,     // regression, listed apart: a new failure of a rule of basis relied-upon (a
+                      // behaviour a named consumer's code depends on): a compatibility break
   coverage_lost,      // regression: ran in the baseline (pass or fail), not-supported now
   not_judged,         // regression: judged in the baseline, and in NEW not-run (its GPU stopped as
                       // unhealthy), missing, or left out by a cut-off: the gate fails closed

@@ -7,6 +7,7 @@
 #include <ostream>
 #include <vector>
 
+#include "harness/spec/consumers.hpp"
 #include "harness/util/number_text.hpp"
 
 namespace cuconform {
@@ -24,6 +25,34 @@ void print_case_line(std::ostream& os, const Case& c, const CaseResult& r, bool 
   }
   if (verbose)
     for (auto& [k, v] : o.measurements) os << "      " << k << " = " << number_text(v) << "\n";
+}
+
+// Failures of rules of basis relied-upon are compatibility breaks ("this upgrade breaks CUTLASS"),
+// counted and named apart from documentation violations; nothing when no such rule ran.
+static void print_compatibility_breaks(std::ostream& os, const RunReport& run) {
+  int ran = 0, breaks = 0;
+  std::map<std::string, int> by_consumer;
+  std::vector<std::string> names;
+  for (const auto& e : run.entries) {
+    const Rule& r = *e.c->rule;
+    if (r.basis != Basis::relied_upon) continue;
+    ++ran;
+    if (!is_failure(e.r.obs.verdict)) continue;
+    ++breaks;
+    ++by_consumer[consumers_of(r.relies)];
+    names.push_back(e.c->name);
+  }
+  if (!ran) return;
+  os << "compatibility breaks (relied-upon): " << breaks << " of " << ran << " cases of rules named consumers rely on";
+  if (breaks) {
+    os << ", e.g.";
+    for (const auto& [c, n] : by_consumer) os << " " << c << " " << n;
+    os << ":";
+    for (std::size_t i = 0; i < names.size() && i < 8; ++i) os << " " << names[i];
+    if (names.size() > 8) os << " (+" << names.size() - 8 << " more)";
+    os << "; documentation violations and other failures: " << run.failures() - breaks;
+  }
+  os << "\n";
 }
 
 void print_summary(std::ostream& os, const RunReport& run) {
@@ -45,6 +74,7 @@ void print_summary(std::ostream& os, const RunReport& run) {
   if (n["flake"]) os << ", " << n["flake"] << " flaky";
   if (n["recorded"]) os << ", " << n["recorded"] << " recorded (undefined behaviour, not judged)";
   os << "\n";
+  print_compatibility_breaks(os, run);
   if (!run.cut_off.empty())
     os << "CUT OFF (" << run.cut_off << "): " << run.entries.size() << " of " << run.entries.size() + run.not_run.size()
        << " cases finished; the others have no result (results.json lists them under run.cut_off)\n";

@@ -206,6 +206,9 @@ std::string failures_section(const Fleet& f, const KnownList* known) {
   bool known_head = false;
   for (auto& g : groups) {
     if (g.known == FailureGroup::Known::no) {
+      if (g.cls == FindingClass::consumer_break)
+        o << "<h4 id=\"compatibility-breaks\">Compatibility breaks (relied-upon): " << g.cases.size()
+          << ", a behaviour a named consumer's code depends on does not hold</h4>";
       for (const CaseRow* c : g.cases) card(*c, false);
       continue;
     }

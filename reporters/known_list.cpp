@@ -125,6 +125,7 @@ double parse_tolerance(const std::string& v, bool* ok) {
 const char* to_string(FindingClass c) {
   switch (c) {
     case FindingClass::runtime: return "runtime";
+    case FindingClass::consumer_break: return "consumer-break";
     case FindingClass::tool_accepts_forbidden: return "tool-accepts-forbidden";
     case FindingClass::tool_rejects_allowed: return "tool-rejects-allowed";
     case FindingClass::performance: return "performance";
@@ -137,6 +138,7 @@ const char* to_string(FindingClass c) {
 const char* finding_class_title(FindingClass c) {
   switch (c) {
     case FindingClass::runtime: return "wrong data or a fault at run time";
+    case FindingClass::consumer_break: return "a behaviour a named consumer's code relies on does not hold (a compatibility break)";
     case FindingClass::tool_accepts_forbidden: return "the tool accepts what the documents forbid";
     case FindingClass::tool_rejects_allowed: return "the tool rejects what the documents allow";
     case FindingClass::performance: return "a documented performance property does not hold";
@@ -147,7 +149,7 @@ const char* finding_class_title(FindingClass c) {
 }
 
 const std::vector<FindingClass>& finding_classes() {
-  static const std::vector<FindingClass> all = {FindingClass::runtime, FindingClass::tool_accepts_forbidden,
+  static const std::vector<FindingClass> all = {FindingClass::runtime, FindingClass::consumer_break, FindingClass::tool_accepts_forbidden,
                                                 FindingClass::tool_rejects_allowed, FindingClass::performance,
                                                 FindingClass::documents};
   return all;

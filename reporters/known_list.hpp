@@ -16,6 +16,8 @@ namespace cuconform {
 // break a kernel first. Every known failure names one (`class:`).
 enum class FindingClass {
   runtime,                 // wrong data or a fault at run time
+  consumer_break,          // a behaviour a named consumer's code relies on (basis relied-upon) does not
+                           // hold: this upgrade breaks CUTLASS, CCCL, ... (whatever the documents say)
   tool_accepts_forbidden,  // the compiler/assembler/driver API accepts what the documents forbid
   tool_rejects_allowed,    // ... rejects what the documents allow
   performance,             // a documented performance property does not hold

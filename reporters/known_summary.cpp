@@ -15,10 +15,12 @@ std::string known_failures_summary(const Fleet& run, const KnownList& known) {
   if (groups.empty()) return "";
   std::size_t failures = 0, findings = 0, flakes = 0, toolchain = 0;
   std::string classes;
-  const std::vector<const CaseRow*>* fresh = nullptr;
+  std::vector<const CaseRow*> fresh;
+  std::size_t breaks = 0;  // of the new ones: failures of rules of basis relied-upon
   for (const FailureGroup& g : groups) {
     failures += g.cases.size();
-    if (g.known == FailureGroup::Known::no) fresh = &g.cases;
+    if (g.known == FailureGroup::Known::no) fresh.insert(fresh.end(), g.cases.begin(), g.cases.end());
+    if (g.known == FailureGroup::Known::no && g.cls == FindingClass::consumer_break) breaks += g.cases.size();
     if (g.known == FailureGroup::Known::flake) flakes += g.cases.size();
     if (g.known == FailureGroup::Known::toolchain) toolchain += g.cases.size();
     if (g.known != FailureGroup::Known::failure) continue;
@@ -32,12 +34,14 @@ std::string known_failures_summary(const Fleet& run, const KnownList& known) {
   if (!classes.empty()) s << " (" << classes << ")";
   s << ", " << flakes << " known flake(s), ";
   if (toolchain) s << toolchain << " toolchain observation(s) changed (not conformance failures), ";
-  s << (fresh ? fresh->size() : 0) << " new (" << known.file << ")\n";
-  if (fresh) {
+  s << fresh.size() << " new";
+  if (breaks) s << " (" << breaks << " of them compatibility breaks, relied-upon)";
+  s << " (" << known.file << ")\n";
+  if (!fresh.empty()) {
     s << "NEW (not in the known list): ";
-    const std::size_t shown = std::min<std::size_t>(fresh->size(), 10);
-    for (std::size_t i = 0; i < shown; ++i) s << (i ? ", " : "") << (*fresh)[i]->name;
-    if (fresh->size() > shown) s << " (+" << fresh->size() - shown << " more)";
+    const std::size_t shown = std::min<std::size_t>(fresh.size(), 10);
+    for (std::size_t i = 0; i < shown; ++i) s << (i ? ", " : "") << fresh[i]->name << (fresh[i]->relied_upon() ? " [relied-upon]" : "");
+    if (fresh.size() > shown) s << " (+" << fresh.size() - shown << " more)";
     s << "\n";
   }
   return s.str();

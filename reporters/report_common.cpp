@@ -47,10 +47,15 @@ std::vector<FailureGroup> failures_by_class(const Fleet& f, const std::vector<st
   std::vector<FailureGroup> g;
   using Known = FailureGroup::Known;
   g.push_back({"not in the known list", {}});
+  // Unexplained failures of rules of basis relied-upon: new too, but named apart, as what a driver
+  // team reads as "this upgrade breaks CUTLASS" rather than "the GPU violates the ISA".
+  g.push_back({"not in the known list, compatibility breaks (relied-upon: a behaviour a named consumer's code depends on "
+               "does not hold)",
+               {}, Known::no, FindingClass::consumer_break});
   g.push_back({"toolchain observations that changed (what a compiler emits today, which no document promises: a change "
                "to look at, not a conformance failure)",
                {}, Known::toolchain});
-  constexpr std::size_t first_class = 2;
+  constexpr std::size_t first_class = 3;
   for (FindingClass c : finding_classes())
     g.push_back({"known, " + std::string(to_string(c)) + ": " + finding_class_title(c), {}, Known::failure, c});
   g.push_back({"known, unclassified", {}, Known::failure, FindingClass::none});
@@ -62,7 +67,7 @@ std::vector<FailureGroup> failures_by_class(const Fleet& f, const std::vector<st
     for (std::size_t run : runs) {
       if (!c.by_run[run] || !is_failure(c.by_run[run]->verdict)) continue;
       const RunInfo& info = f.runs.at(run);
-      std::size_t here = c.basis == "toolchain" ? 1 : 0;
+      std::size_t here = c.relied_upon() ? 1 : c.basis == "toolchain" ? 2 : 0;
       if (known && known->flake(c, &info)) {
         here = flakes;
       } else if (const KnownEntry* e = known ? known->failure(c, &info) : nullptr) {

@@ -19,7 +19,8 @@ const char* measure_kind_title(MeasureKind k);
 std::string known_label(const KnownList* known, const CaseRow& c, const RunInfo& run);
 
 // The failing cases of run `run`, grouped as an upgrade check reads them: failures the known
-// list does not explain first, then toolchain observations that changed (rules of basis
+// list does not explain first (documentation violations, then compatibility breaks: rules of basis
+// relied-upon, group class consumer-break, Known::no), then toolchain observations that changed (rules of basis
 // `toolchain`: what a compiler emits today, a change and not a conformance failure), then known
 // failures by finding class (runtime first: what can break a kernel; the documents' own
 // contradictions last, apart), then known flakes. `title` heads each group.

@@ -71,6 +71,8 @@ void read_case_head(const JsonField& c, CaseRow* row) {
   for (auto& [k, v] : c["params"].members()) row->params.emplace_back(k, v.text());
   if (!c["tags"].is_null())
     for (auto& t : c["tags"].elements()) row->tags.push_back(t.text());
+  if (!c["relies"].is_null())
+    for (auto& t : c["relies"].elements()) row->relies.push_back(t.text());
 }
 
 Outcome read_outcome(const JsonField& c) {
@@ -357,6 +359,7 @@ std::string fleet_json(const Fleet& f) {
     Json& params = row["params"] = Json::object();
     for (auto& [k, v] : c.params) params[k] = v;
     row["tags"] = c.tags;
+    if (!c.relies.empty()) row["relies"] = c.relies;
     Json& results = row["results"] = Json::array();
     for (auto& o : c.by_run) results.push_back(o ? outcome_json(*o) : Json(nullptr));
     cases.push_back(std::move(row));

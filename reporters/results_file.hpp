@@ -72,6 +72,9 @@ struct CaseRow {
   std::string basis;  // the rule's `basis:` ("documented", "toolchain", ...); "" in files before 2026-11-26
   std::string tier, definition;  // the rule's tier and definition hash; "" in files before 2026-11-28 (suite 1.0.0)
   bool shadow = false;           // the rule was in shadow (report-only) in the run that wrote it
+  std::vector<std::string> relies;  // the rule's `relies:` (consumers/ behaviour ids); empty in files before 2026-11-28
+  // A failure of this case is a compatibility break: its rule is of basis relied-upon.
+  bool relied_upon() const { return basis == "relied-upon"; }
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::string> tags;
   std::vector<std::optional<Outcome>> by_run;

@@ -81,6 +81,7 @@ Json case_json(const RunReport::Entry& e) {
   Json& params = j["params"] = Json::object();
   for (auto& [k, v] : e.c->params) params[k] = v;
   j["tags"] = e.c->tags;
+  if (!r.relies.empty()) j["relies"] = r.relies;
   write_outcome_fields(j, e.r.obs);
   j["duration_s"] = json_number(e.r.duration_s);
   if (e.r.worker) {

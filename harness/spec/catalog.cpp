@@ -28,7 +28,7 @@ const std::set<std::string> kRuleKeys = {"id",      "rule",    "source",    "min
                                          "kind",    "fixture", "params",    "exclude", "where",
                                          "expect",  "violation", "status",  "reason", "timeout_s",
                                          "requires", "tags",   "notes", "errata", "statements", "basis",
-                                         "tier", "shadow"};
+                                         "tier", "shadow", "relies"};
 const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
@@ -369,6 +369,9 @@ class FileLoader {
       }
     }
     if (YAML::Node st = n["statements"]) load_statement_refs(st, *r);
+    if (YAML::Node rl = n["relies"]) load_relies(rl, *r);
+    if (r->basis == Basis::relied_upon && r->relies.empty() && n["basis"])
+      error(n["basis"].Mark(), "rule " + r->id + " of basis relied-upon needs 'relies:' (the ids of consumers/*.yaml it proves)");
     if (cat_.errors.size() == errors_before) cat_.rules.push_back(std::move(r));
   }
 
@@ -421,6 +424,23 @@ class FileLoader {
       if (!seen.insert(x.Scalar()).second) error(x.Mark(), "rule " + r.id + " names statement '" + x.Scalar() + "' twice");
       r.statements.push_back(x.Scalar());
       r.statement_locs.push_back({file_, x.Mark().line + 1, x.Mark().column + 1});
+    }
+  }
+
+  // `relies: [id, ...]`: the behaviours of the relied-upon index (consumers/) the rule proves;
+  // whether each id exists is checked against the index (consumers.hpp).
+  void load_relies(const YAML::Node& rl, Rule& r) {
+    static const std::regex bid_re("^[a-z][a-z0-9_-]*(\\.[a-z0-9_]+)+$");
+    if (!rl.IsSequence()) return error(rl.Mark(), "'relies' must be a list of behaviour ids (consumers/*.yaml)");
+    std::set<std::string> seen;
+    for (const YAML::Node& x : rl) {
+      if (!x.IsScalar() || !std::regex_match(x.Scalar(), bid_re)) {
+        error(x.Mark(), "'relies' entries are behaviour ids like cutlass.mbarrier.fresh_parity1_complete");
+        continue;
+      }
+      if (!seen.insert(x.Scalar()).second) error(x.Mark(), "rule " + r.id + " names behaviour '" + x.Scalar() + "' twice");
+      r.relies.push_back(x.Scalar());
+      r.relies_locs.push_back({file_, x.Mark().line + 1, x.Mark().column + 1});
     }
   }
 

@@ -37,12 +37,14 @@ const char* to_string(Basis b) {
     case Basis::undefined: return "undefined";
     case Basis::toolchain: return "toolchain";
     case Basis::self_check: return "self-check";
+    case Basis::relied_upon: return "relied-upon";
   }
   return "?";
 }
 
 const std::vector<Basis>& all_bases() {
-  static const std::vector<Basis> all = {Basis::documented, Basis::undefined, Basis::toolchain, Basis::self_check};
+  static const std::vector<Basis> all = {Basis::documented, Basis::undefined, Basis::toolchain, Basis::self_check,
+                                             Basis::relied_upon};
   return all;
 }
 
@@ -57,8 +59,12 @@ bool parse_basis(const std::string& s, Basis* out) {
 
 std::string basis_conflict(Basis basis, Kind kind) {
   const std::string b = to_string(basis), k = to_string(kind);
+  if (basis == Basis::relied_upon)
+    return kind == Kind::codegen ? "basis 'relied-upon' (what a named consumer's code depends on) is judged on the GPU: kind positive, "
+                                   "negative, performance or undefined, not 'codegen'"
+                                 : "";
   if ((basis == Basis::undefined) != (kind == Kind::undefined))
-    return kind == Kind::undefined ? "kind undefined records what the documents leave undefined or open: its basis is 'undefined', not '" + b + "'"
+    return kind == Kind::undefined ? "kind undefined records what the documents leave undefined or open: its basis is 'undefined' (or 'relied-upon'), not '" + b + "'"
                                    : "basis 'undefined' is recorded, never judged: it needs kind 'undefined', not '" + k + "'";
   if (basis == Basis::toolchain && kind != Kind::codegen)
     return "basis 'toolchain' (what a compiler emits today) needs kind 'codegen', not '" + k + "'";

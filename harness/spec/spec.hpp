@@ -29,13 +29,18 @@ bool parse_kind(const std::string& s, Kind* out);
 //               a change is reported as a change, never as a conformance failure
 //   self_check  a check of the suite's own kernels (a fence kept, a race really racing): a
 //               failure is a defect of the suite
-enum class Basis { documented, undefined, toolchain, self_check };
-const char* to_string(Basis b);  // "documented", "undefined", "toolchain", "self-check"
+//   relied_upon a named consumer's code depends on it (consumers/*.yaml, the rule's `relies:`),
+//               whether or not a document states it: a failure is a compatibility break ("this
+//               upgrade breaks CUTLASS"), reported apart from documentation violations
+enum class Basis { documented, undefined, toolchain, self_check, relied_upon };
+const char* to_string(Basis b);  // "documented", "undefined", "toolchain", "self-check", "relied-upon"
 bool parse_basis(const std::string& s, Basis* out);
 const std::vector<Basis>& all_bases();
 // Why `basis` cannot go with `kind` ("" when they agree): undefined goes with kind undefined and
-// kind undefined with basis undefined; toolchain (what a compiler emits) goes with kind codegen
-// only; a self-check is positive or codegen. A codegen rule may be documented where a document
+// kind undefined with basis undefined or relied-upon (the consumer assumes what the documents
+// call undefined: recorded beside a judged control); toolchain (what a compiler emits) goes with
+// kind codegen only; a self-check is positive or codegen; relied-upon is positive, negative,
+// performance or undefined. A codegen rule may be documented where a document
 // promises the code (seed 001: the primitives always use LDGSTS).
 std::string basis_conflict(Basis basis, Kind kind);
 
@@ -101,6 +106,8 @@ struct Rule {
   std::vector<Erratum> errata;
   std::vector<std::string> statements;  // ids of the statement index (statements/) this rule proves
   std::vector<SourceLoc> statement_locs;  // where each is named, for lint
+  std::vector<std::string> relies;        // ids of the relied-upon index (consumers/) this rule proves
+  std::vector<SourceLoc> relies_locs;     // where each is named, for lint
   SourceLoc loc;
   bool needs(Requirement q) const;  // listed in `requires:`
   bool has_tag(const std::string& t) const;  // listed in `tags:`
