@@ -152,7 +152,7 @@ int cmd_list(const Options& o) {
     std::cout << std::left << std::setw(58) << c->name << " " << std::setw(12) << to_string(r.kind) << " "
               << std::setw(11) << (r.planned ? "-" : to_string(r.basis)) << " cc>="
               << r.min_cc.str() << (r.arch.empty() ? "" : " " + r.arch) << (c->isolated ? " isolated" : "")
-              << (gpu_alone_reason(*c).empty() ? "" : " gpu-alone")
+              << (c->placement.exclusive() ? " gpu-alone" : "")
               << (r.needs_gpu() ? "" : " host-tool") << (status.empty() ? "" : " " + status) << "\n";
   }
   std::cout << shown << " case(s)";

@@ -17,7 +17,8 @@
 #include "harness/driver/gpu_list.hpp"
 #include "harness/runner/gpu_identity.hpp"
 #include "harness/runner/node_run.hpp"
-#include "harness/runner/schedule.hpp"
+#include "harness/runner/plan.hpp"
+#include "harness/runner/rerun.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/util/output_file.hpp"
@@ -181,6 +182,8 @@ int cmd_run(const Options& o) {
     return kExitBadInput;
   }
   setenv(kCodegenEnv, codegen.spec().c_str(), 1);  // the workers compile on the same path
+  // The code path decides where tool cases run (the driver's JIT makes them GPU cases).
+  for (Case& c : cat.cases) c.placement = place_case(c, codegen.path == Codegen::Path::jit);
   if (codegen.path == Codegen::Path::ptxas && !ptxas_info(codegen.ptxas).error.empty()) {
     std::cerr << "cuconform run: --codegen " << codegen.spec() << ": " << ptxas_info(codegen.ptxas).error << "\n";
     return kExitBadInput;
@@ -213,6 +216,44 @@ int cmd_run(const Options& o) {
       if (g.ordinal == want) gpus.push_back(g);
   }
   const int n = std::max<int>(1, static_cast<int>(gpus.size()));
+
+  // Every scheduling switch is a plan option; `--plan` prints the plan and runs nothing.
+  PlanOptions po;
+  po.gpu_lanes = static_cast<int>(jobs);
+  if (jobs > 0) po.sources.emplace_back("jobs", o.has("--jobs") ? "--jobs" : "$CUCONFORM_JOBS");
+  po.reruns = static_cast<int>(reruns);
+  if (reruns > 0) po.sources.emplace_back("rerun", "--rerun");
+  po.shuffle_seed = shuffle_seed;
+  if (!shuffle_seed.empty()) po.sources.emplace_back("shuffle", "--shuffle");
+  po.codegen = codegen.spec();
+  if (o.has("--codegen")) po.sources.emplace_back("codegen", "--codegen");
+  po.isolated_alone = !o.has("--isolated-beside");
+  if (o.has("--isolated-beside")) po.sources.emplace_back("isolated_beside", "--isolated-beside");
+  if (!plan_options_from_env(&po, &error)) {
+    std::cerr << "cuconform run: " << error << "\n";
+    return kExitBadInput;
+  }
+  if (std::getenv("CUCONFORM_NODE_PHASES"))
+    std::cerr << "cuconform run: $CUCONFORM_NODE_PHASES is no longer read: a node's GPUs always keep their phases in step\n";
+  if (o.has("--plan")) {
+    const Plan plan = make_plan(cases, gpus, po);
+    // --json FILE: the plan as JSON there ('-': standard output) instead of the table.
+    const std::string file = o.get("--json");
+    if (file.empty()) {
+      std::cout << plan_text(plan, o.has("--verbose"));
+    } else if (file == "-") {
+      std::cout << json_text(plan_json(plan), true) << "\n";
+    } else {
+      try {
+        write_file_atomically(file, json_text(plan_json(plan), true) + "\n");
+      } catch (const std::exception& e) {
+        std::cerr << "cuconform run: " << e.what() << "\n";
+        return kExitBadInput;
+      }
+      std::cout << "plan: " << file << "\n";
+    }
+    return kExitOk;
+  }
 
   std::string out_dir = o.get("--out", "results");
   std::string json_path = o.get("--json"), junit_path = o.get("--junit");
@@ -294,28 +335,8 @@ int cmd_run(const Options& o) {
   SuperviseOptions& so = no.base;
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
-  so.gpu_lanes = static_cast<int>(jobs);
+  apply_plan_options(po, &so);
   so.gpus_on_host = n;
-  // CUCONFORM_PRESTART=0: start each isolated case's process only once the one before has exited
-  // (to measure what starting it ahead saves, or where a driver dislikes an idle second context).
-  if (const char* p = std::getenv("CUCONFORM_PRESTART")) so.prestart_isolated = std::string(p) != "0";
-  // CUCONFORM_PRESTART_DEPTH=N: isolated workers started ahead (default 3).
-  if (const char* p = std::getenv("CUCONFORM_PRESTART_DEPTH")) so.prestart_depth = std::clamp(std::atoi(p), 1, 16);
-  // CUCONFORM_NODE_PHASES=step|stagger: how a node's GPUs line their phases up (node_run.hpp).
-  if (const char* p = std::getenv("CUCONFORM_NODE_PHASES")) {
-    if (std::string(p) == "step") no.phases = NodeRunOptions::Phases::step;
-    else if (std::string(p) != "stagger") {
-      std::cerr << "cuconform run: CUCONFORM_NODE_PHASES takes step or stagger, not '" << p << "'\n";
-      return kExitBadInput;
-    }
-  }
-  // CUCONFORM_BATCH_RECORDS=0: each undefined-behaviour record in a process of its own (to check
-  // that a record does not depend on the records before it in a shared worker).
-  if (const char* p = std::getenv("CUCONFORM_BATCH_RECORDS")) so.records_share_workers = std::string(p) != "0";
-  so.isolated_alone = !o.has("--isolated-beside");
-  if (const char* p = std::getenv("CUCONFORM_ISOLATED_ALONE")) so.isolated_alone = so.isolated_alone && std::string(p) != "0";
-  so.shuffle = !shuffle_seed.empty();
-  so.shuffle_seed = shuffle_seed.empty() ? 0 : std::stoull(shuffle_seed);
   // Without a GPU the reason is said once, here, and the cases it makes not-supported are counted,
   // not listed one by one (--verbose lists them): a whole run printed ~3,000 identical lines.
   const bool quiet_no_gpu = all_gpus.empty() && !verbose;
@@ -392,28 +413,11 @@ int cmd_run(const Options& o) {
         finished[k] = g.finished[c->second];
       }
     }
-    // Re-run policy: a failing case runs again (each time in a fresh worker, on the same GPU) up
-    // to --rerun N times; one that then passes is a flake, reported as such, never as a pass.
-    SuperviseOptions again_opt = so;
-    again_opt.on_result = nullptr;
-    if (!gpus.empty()) again_opt.worker_env = {"CUCONFORM_DEVICE=0", "CUDA_VISIBLE_DEVICES=" + gpus[gi].uuid};
-    for (std::size_t k = 0; k < cases.size() && reruns > 0 && !g_stop.load() && node.unhealthy[gi].empty(); ++k) {
-      CaseResult& first = results[k];
-      if (!finished[k] || !is_failure(first.obs.verdict) || cases[k]->rule->needs(Requirement::peer)) continue;
-      for (int attempt = 1; attempt <= reruns; ++attempt) {
-        SuperviseOutcome again = supervise({cases[k]}, again_opt);
-        ++run.workers_started;
-        if (!again.finished.front()) break;
-        if (again.results.front().obs.verdict == Verdict::pass) {
-          CaseResult flake = again.results.front();
-          flake.obs.verdict = Verdict::flake;
-          flake.obs.reason = "failed, then passed on re-run " + std::to_string(attempt) + " of " + std::to_string(reruns) +
-                             "; first attempt: " + std::string(to_string(first.obs.verdict)) + ": " + first.obs.reason;
-          flake.obs.fact("first_attempt_observed", first.obs.observed);
-          first = flake;
-          break;
-        }
-      }
+    // The plan's re-run step (harness/runner/rerun.hpp): never on a GPU the watch stopped.
+    if (reruns > 0 && node.unhealthy[gi].empty()) {
+      SuperviseOptions again = so;
+      again.worker_env = worker_env_for(gpus, i, -1);
+      run.workers_started += rerun_failures(cases, results, finished, static_cast<int>(reruns), again);
     }
     std::lock_guard<std::mutex> lock(snap_mu);  // no snapshot may land after the final write
     fill_entries(run, cases, results, finished);
@@ -506,6 +510,10 @@ const VerbRegistration kRunVerb("run", "run the selected cases on the local GPU;
       .value("--shuffle", "SEED|nightly",
              "the cases in an order drawn from SEED (nightly: a new seed each run, recorded in the results); compare "
              "against an ordered run names order-dependent cases, bisect the case before them")
+      .flag("--plan",
+            "print the plan (steps: cases, worker kind, GPU lock, phase, environment, lanes, prestart; every scheduling "
+            "option and where it came from) and run nothing: no worker starts, no GPU is opened; with --json FILE "
+            "('-': standard output) the plan as JSON; --verbose lists each worker's cases")
       .flag("--timing", "where the run's time went, and the 20 slowest rules")
       .flag("--verbose", "every case's expected and observed values")
       .flag("--isolated-beside",

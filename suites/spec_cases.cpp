@@ -14,7 +14,6 @@
 #include "harness/runner/case_server.hpp"
 #include "harness/runner/execute.hpp"
 #include "harness/runner/gpu_lock.hpp"
-#include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/util/number_text.hpp"
@@ -163,7 +162,8 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
   // is one it runs: a GPU case that expects no fault. false: run it in a worker of this process.
   bool run_served(const std::string& sock, int device_id, CaseResult* r, DeviceReport* device) const {
     // The server's workers see one GPU; a case that needs two runs in a worker of this test.
-    if (c_->isolated || !case_needs_driver(*c_) || c_->rule->needs(Requirement::peer)) return false;
+    const Placement& p = c_->placement;
+    if (p.worker != WorkerKind::shared || p.may_fault || p.gpus != 1) return false;
     ServedCase served;
     std::string why;
     if (!run_on_case_server(sock, *c_, device_id, &served, &why)) {
@@ -228,7 +228,7 @@ void register_spec_cases(int argc, char** argv) {
     std::string tags;
     for (auto& t : c.tags) tags += "[" + t + "]";
     // Under CTest these take the GPU lock exclusively (gpu_lock.hpp): they need the GPU to themselves.
-    if (!gpu_alone_reason(c).empty()) tags += "[gpu-alone]";
+    if (c.placement.exclusive()) tags += "[gpu-alone]";
     strings.push_back(c.name);
     const std::string& name = strings.back();
     strings.push_back(tags);

@@ -8,19 +8,17 @@
 #include <chrono>
 #include <cstring>
 
-#include "harness/runner/execute.hpp"
-#include "harness/runner/schedule.hpp"
 
 namespace cuconform {
 
 GpuLock::GpuLock(const std::string& path, const Case& c, bool exclusive) {
-  if (path.empty() || !case_needs_driver(c)) return;
+  if (path.empty() || c.placement.gpu == GpuUse::none) return;
   fd_ = open(path.c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0666);
   if (fd_ < 0) {
     error_ = "cannot open " + path + ": " + std::strerror(errno);
     return;
   }
-  const bool alone = exclusive || !gpu_alone_reason(c).empty();
+  const bool alone = exclusive || c.placement.exclusive();
   const auto t0 = std::chrono::steady_clock::now();
   int rc;
   while ((rc = flock(fd_, alone ? LOCK_EX : LOCK_SH)) != 0 && errno == EINTR) {

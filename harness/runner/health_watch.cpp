@@ -107,7 +107,7 @@ void HealthWatch::case_finished(std::size_t gpu, const Case& c) {
     if (gpu >= g_.size()) return;
     PerGpu& p = g_[gpu];
     p.running.erase(c.name);
-    if (c.isolated) {
+    if (c.placement.isolated()) {
       p.last_isolated = &c;
       p.last_isolated_end = now();
     }
@@ -146,7 +146,7 @@ void HealthWatch::heard(std::size_t gpu, const std::string& what, unsigned long 
   // ended; else whatever was running (named, never excused).
   const Case* culprit = nullptr;
   for (auto& [name, c] : p.running)
-    if (c->isolated) culprit = c;
+    if (c->placement.isolated()) culprit = c;
   if (!culprit && p.last_isolated && e.at_s - p.last_isolated_end <= kLateXidS) culprit = p.last_isolated;
   if (culprit) e.case_name = culprit->name;
   else if (!p.running.empty()) {
@@ -156,8 +156,7 @@ void HealthWatch::heard(std::size_t gpu, const std::string& what, unsigned long 
   const bool app = xid != 0 && xid_from_application(xid);
   // Expected: an application Xid while a case that faults on purpose (or records undefined
   // behaviour, which may fault) ran alone on the GPU.
-  const bool may_fault = culprit && (!culprit->expect.str("fault").empty() || culprit->records ||
-                                     culprit->rule->has_tag("faults"));
+  const bool may_fault = culprit && culprit->placement.may_fault;
   e.expected = app && may_fault;
   e.critical = !app;
   p.events.push_back(e);

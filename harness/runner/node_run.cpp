@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "harness/runner/execute.hpp"
-#include "harness/runner/schedule.hpp"
+#include "harness/runner/plan.hpp"
 
 namespace cuconform {
 namespace {
@@ -33,20 +33,6 @@ class PhaseBarrier {
   int n_, arrived_ = 0;
   long generation_ = 0;
 };
-
-std::vector<std::string> env_for(const std::vector<NodeGpu>& gpus, int gpu, int peer) {
-  if (gpus.empty()) return {};
-  std::string visible = gpus[static_cast<std::size_t>(gpu)].uuid;
-  std::vector<std::string> env = {"CUCONFORM_DEVICE=0"};
-  if (peer >= 0) {
-    visible += "," + gpus[static_cast<std::size_t>(peer)].uuid;
-    env.push_back("CUCONFORM_PEER_DEVICE=1");
-  } else {
-    env.push_back("CUCONFORM_PEER_DEVICE=");
-  }
-  env.push_back("CUDA_VISIBLE_DEVICES=" + visible);
-  return env;
-}
 
 // A case that never ran because its GPU was stopped as unhealthy.
 CaseResult not_run(const Case& c, const std::string& why) {
@@ -86,12 +72,11 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   // parallel phase, every pair at once; the others after the isolated phase, in rounds.
   std::vector<const Case*> pair_cases, pair_shared, pair_rest;
   for (const Case* c : cases) {
-    if (runs_in_host_lanes(*c)) out.host_cases.push_back(c);
-    else if (n > 1 && c->rule->needs(Requirement::peer)) pair_cases.push_back(c);
+    if (c->placement.gpu == GpuUse::none) out.host_cases.push_back(c);
+    else if (n > 1 && c->placement.gpus == 2) pair_cases.push_back(c);
     else out.gpu_cases.push_back(c);
   }
-  const bool step = opt.phases == NodeRunOptions::Phases::step;
-  for (const Case* c : pair_cases) (!step || c->isolated || !gpu_alone_reason(*c).empty() ? pair_rest : pair_shared).push_back(c);
+  for (const Case* c : pair_cases) (c->placement.exclusive() ? pair_rest : pair_shared).push_back(c);
   std::vector<std::atomic<int>> stops(static_cast<std::size_t>(n));
   for (auto& s : stops) s.store(0);
   HealthWatch watch(opt.gpus, &stops);
@@ -132,7 +117,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     if (stops[ga].load() || stops[gb].load()) return SuperviseOutcome{};  // a GPU of the pair is stopped
     SuperviseOptions so = opt.base;
     so.stop = &stops[ga];
-    so.worker_env = env_for(opt.gpus, a, b);
+    so.worker_env = worker_env_for(opt.gpus, a, b);
     if (lanes_each > 0) so.gpu_lanes = lanes_each;
     so.on_start = [&, ga, gb](const Case& c) {
       watch.case_started(ga, c);
@@ -167,8 +152,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
       const auto gi = static_cast<std::size_t>(i);
       SuperviseOptions so = opt.base;
       so.stop = &stops[gi];
-      so.worker_env = env_for(opt.gpus, i, -1);
-      so.isolated_first = !step && i % 2 == 1;
+      so.worker_env = worker_env_for(opt.gpus, i, -1);
       so.on_start = [&, gi](const Case& c) { watch.case_started(gi, c); };
       so.on_result = [&, i](const Case& c, const CaseResult& r) { report(i, c, r); };
       so.phase_done = [&, gi](const char* phase) {
@@ -177,7 +161,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
           pairs_cv.wait(lock, [&] { return pairs_left == 0; });
         }
         watch.snapshot(gi, std::string("after ") + phase);
-        if (n > 1 && step) barrier.arrive_and_wait();
+        if (n > 1) barrier.arrive_and_wait();
       };
       out.gpu[gi] = supervise(out.gpu_cases, so);
     });
@@ -189,7 +173,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     for (auto& round : peer_rounds(n)) {
       std::vector<std::thread> ts;
       for (auto [a, b] : round)
-        ts.emplace_back([&, a = a, b = b] { rest_out[static_cast<std::size_t>(a)] = run_pair(a, b, pair_rest, step ? 0 : 4); });
+        ts.emplace_back([&, a = a, b = b] { rest_out[static_cast<std::size_t>(a)] = run_pair(a, b, pair_rest, 0); });
       for (auto& t : ts) t.join();
     }
   // Each GPU's outcome: its own cases, then its two-GPU cases in the order of the selection.

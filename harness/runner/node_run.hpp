@@ -2,7 +2,9 @@
 // Every chosen GPU of a node at once (`cuconform run --devices`). Each GPU has its own
 // supervisor (harness/runner/supervisor.hpp): its own lanes, GPU-alone phase, isolated phase and
 // workers, which see that GPU alone (CUDA_VISIBLE_DEVICES=<its UUID>); the GPUs keep their phases
-// in step. Host-only cases (ptxas, cuobjdump, nvcc, planned) run once for the node, beside
+// in step: every GPU runs its parallel lanes, then its GPU-alone phase, then
+// its isolated lane, and the GPUs wait for each other between phases (staggering them, the odd GPUs'
+// isolated lane first, measured 60 s against 52 s on two H200s, 2026-11-26, and was removed). Host-only cases (ptxas, cuobjdump, nvcc, planned) run once for the node, beside
 // everything. Cases that need two GPUs (requires: [peer]) run last, GPU i with GPU i+1 of the
 // selection as its peer, in rounds in which no GPU is in two pairs. A GPU that faults, hangs or
 // drops out costs that GPU's cases, not the others': the health watch (health_watch.hpp) raises
@@ -28,14 +30,6 @@ struct NodeRunOptions {
   // Each result as it comes; `gpu` is the index in `gpus` (0 without GPUs), or -1 for a host-only
   // case (it ran once for the node).
   std::function<void(int gpu, const Case&, const CaseResult&)> on_result;
-  // How the GPUs' phases line up. step: every GPU runs its parallel lanes, then its GPU-alone
-  // phase, then its isolated lane, and the GPUs wait for each other between phases; the two-GPU
-  // cases that may share the GPUs run during the parallel phase. stagger: the odd GPUs run their
-  // isolated lane first, so that the driver's contexts (made one at a time for the whole host) are
-  // not all asked for at once; the two-GPU cases run after every GPU's own cases. Either way a
-  // GPU's isolated lane has nothing else on that GPU. Measured on two H200s (2026-11-26): step 52 s,
-  // stagger 60 s (the two-GPU cases after the GPUs' own then cost more than the overlap saved).
-  enum class Phases { step, stagger } phases = Phases::step;
 };
 
 struct NodeOutcome {

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "harness/runner/execute.hpp"
+#include "harness/runner/plan.hpp"
 #include "harness/runner/protocol.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/worker.hpp"
@@ -218,10 +219,8 @@ void run_all(std::vector<const Case*> batch, Shared& sh, bool gpu_lane, bool rea
   }
 }
 
-// One unit of work for a lane: a chunk of cases in one worker.
-struct Item {
-  std::vector<const Case*> cases;
-};
+// One unit of work for a lane: a chunk of cases in one worker (plan.hpp cuts them).
+using Item = std::vector<const Case*>;
 
 // A queue that lanes (threads) take items from, largest first as queued.
 class ItemQueue {
@@ -246,42 +245,9 @@ void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
   for (int i = 0; i < n; ++i)
     lanes.emplace_back([&] {
       Item item;
-      while (!sh.stopping() && q.take(&item)) run_all(item.cases, sh, gpu_lane, true);
+      while (!sh.stopping() && q.take(&item)) run_all(item, sh, gpu_lane, true);
     });
   for (auto& t : lanes) t.join();
-}
-
-// Cases in chunks of neighbours (same rules, same modules), one worker each, cut where a chunk's
-// cost reaches its share: `per_lane` chunks a lane, at least `min_cost`; a case that costs a share
-// by itself is an item of its own. Costliest items first, so that no lane ends on a long one
-// (before costs, one host chunk held most of the cuobjdump cases: 27 s of a 31 s run).
-std::vector<Item> make_chunks(const std::vector<const Case*>& cases, int lanes, int per_lane, double min_cost,
-                              const std::function<double(const Case&)>& cost) {
-  double total = 0;
-  for (const Case* c : cases) total += cost(*c);
-  const double share = std::max(min_cost, total / (std::max(lanes, 1) * per_lane));
-  std::vector<std::pair<double, Item>> items;
-  Item cur;
-  double cur_cost = 0;
-  for (const Case* c : cases) {
-    const double k = cost(*c);
-    if (k >= share) {
-      items.push_back({k, Item{{c}}});
-      continue;
-    }
-    cur.cases.push_back(c);
-    cur_cost += k;
-    if (cur_cost >= share) {
-      items.push_back({cur_cost, cur});
-      cur = {};
-      cur_cost = 0;
-    }
-  }
-  if (!cur.cases.empty()) items.push_back({cur_cost, cur});
-  std::stable_sort(items.begin(), items.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
-  std::vector<Item> out;
-  for (auto& i : items) out.push_back(std::move(i.second));
-  return out;
 }
 
 // The outcome in the order of `cases`: each result, or unfinished.
@@ -308,10 +274,12 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   Shared sh{opt, out, {}, {}, {}};
   std::vector<const Case*> gpu_cases, alone_cases, isolated_cases, host_cases;
   for (const Case* c : cases) {
-    if (runs_in_host_lanes(*c)) host_cases.push_back(c);
-    else if (c->isolated) isolated_cases.push_back(c);
-    else if (!gpu_alone_reason(*c).empty()) alone_cases.push_back(c);
-    else gpu_cases.push_back(c);
+    switch (c->placement.gpu) {
+      case GpuUse::none: host_cases.push_back(c); break;
+      case GpuUse::isolated: isolated_cases.push_back(c); break;
+      case GpuUse::alone: alone_cases.push_back(c); break;
+      case GpuUse::shared: gpu_cases.push_back(c); break;
+    }
   }
   if (opt.shuffle) {
     // One generator for the whole run, drawn in a fixed order: the same seed gives the same order.
@@ -334,7 +302,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // Host lanes take items from one queue, so a slow item does not hold the others back.
   const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
                                                            static_cast<int>(host_cases.size()));
-  ItemQueue host_queue(make_chunks(host_cases, lanes, 4, 8, case_cost));
+  ItemQueue host_queue(make_chunks(host_cases, lanes, 4, 8));
   const auto t0 = Clock::now();
   std::thread host_timer;
   if (lanes > 0) {
@@ -370,7 +338,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   {
     std::vector<const Case*> records;
     for (const Case* c : isolated_cases) {
-      if (opt.records_share_workers && shares_isolated_worker(*c)) records.push_back(c);
+      if (joins_records_worker(*c, opt.records_share_workers, opt.faults_share_workers)) records.push_back(c);
       else iso_items.push_back({c});
     }
     if (!records.empty()) iso_items.push_back(records);
@@ -435,13 +403,6 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     std::lock_guard<std::mutex> lock(sh.mu);
     t.isolated_phase_s = seconds_since(ts);
   };
-  // isolated_first (a node's staggered GPUs): the isolated lane before everything else, nothing
-  // else on this GPU then either; the other GPUs of the node run their parallel lanes meanwhile.
-  const bool iso_first = opt.isolated_first && opt.isolated_alone;
-  if (iso_first) {
-    run_isolated();
-    if (opt.phase_done) opt.phase_done("isolated");
-  }
   // 1. The parallel GPU lanes (shared cases), and with --isolated-beside the isolated lane.
   const auto tp = Clock::now();
   std::thread isolated_lane;
@@ -450,7 +411,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here (the driver
   // is their toolchain), and cut by count one chunk held mbarrier.compile.sm90_only_wrappers'
   // eight nvcc compiles (36 s of a 46 s parallel phase, H100 2026-11-25). A kernel case costs 1.
-  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8, case_cost));
+  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -468,8 +429,8 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   }
   if (opt.phase_done) opt.phase_done("alone");
   // 3. The isolated cases last, nothing else on the GPU (unless --isolated-beside).
-  if (opt.isolated_alone && !iso_first) run_isolated();
-  if (!iso_first && opt.phase_done) opt.phase_done("isolated");
+  if (opt.isolated_alone) run_isolated();
+  if (opt.phase_done) opt.phase_done("isolated");
   t.isolated_alone = opt.isolated_alone;
   t.gpu_lane_s = seconds_since(t0);
   if (host_timer.joinable()) host_timer.join();

@@ -5,7 +5,8 @@
 // that overruns the case's time limit is killed and the case is TIMEOUT; either way a fresh
 // worker carries on with the rest. A worker reads only the spec files of its own cases.
 //
-// Lanes (harness/runner/schedule.hpp says which case goes where):
+// Lanes (each case's placement says which: harness/spec/placement.hpp; harness/runner/plan.hpp
+// prints them as steps):
 //   1. GPU lanes, several at once on the same GPU, each running one worker at a time: chunks
 //      of shared cases (none is expected to fault);
 //   2. then the cases that need the GPU to themselves (rates, latencies, frequencies of weak
@@ -37,13 +38,13 @@ struct SuperviseOptions {
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
   int prestart_depth = 3;  // how many isolated workers are started ahead (a spare of the records' among them)
-  // The isolated lane first, then the parallel lanes and the GPU-alone phase (a node's odd GPUs
-  // when their phases are staggered: node_run.hpp).
-  bool isolated_first = false;
   // Undefined-behaviour records share a worker (one at a time, alone on the GPU like every
   // isolated case); one that faults, hangs or kills it ends it and a spare takes over. false:
   // a process a record (CUCONFORM_BATCH_RECORDS=0), as cases expecting a fault always have.
   bool records_share_workers = true;
+  // Findings tagged `faults` that expect no fault share the records' worker too
+  // (CUCONFORM_FAULTS_SHARE=1; plan.hpp, joins_records_worker).
+  bool faults_share_workers = false;
   // Run the isolated lane after everything else, nothing else on the GPU (the default), or beside
   // the parallel lanes (--isolated-beside, CUCONFORM_ISOLATED_ALONE=0: faster, and unsafe: see
   // supervisor.cpp). One isolated case at a time either way.

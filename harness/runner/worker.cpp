@@ -33,9 +33,10 @@ static void emit(const std::string& line) {
 static void run_and_report(const Case& c, Gpu* gpu, const std::string& why_not) {
   emit("START " + c.name);
   CaseResult r = execute_case(c, gpu, why_not.empty() ? "no GPU opened" : why_not);
-  if (c.records && gpu && !r.obs.context_poisoned) {
-    // Undefined behaviour shares a worker with other records: a fault that none of this
-    // case's calls saw is this case's outcome, and the worker ends with it.
+  if ((c.records || c.rule->has_tag("faults")) && gpu && !r.obs.context_poisoned) {
+    // Undefined behaviour (and a finding that faults on some GPU) may share a worker with
+    // records: a fault that none of this case's calls saw is this case's outcome, and the worker
+    // ends with it.
     const std::string err = gpu->context_error();
     if (!err.empty()) {
       r.obs.context_poisoned = true;

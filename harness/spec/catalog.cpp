@@ -462,11 +462,13 @@ Catalog load_spec_files(const std::vector<std::string>& files, const std::string
   std::set<std::string> ids, areas;
   for (auto& f : files) FileLoader(f, cat).load(ids, areas);
   std::set<std::string> names;
+  const bool jit = codegen_env_is_jit();
   for (auto& r : cat.rules) {
     std::size_t before = cat.cases.size();
     expand_rule(*r, cat.cases, cat.errors);
     if (cat.cases.size() == before && !r->planned)
       cat.errors.push_back({r->loc, "rule " + r->id + " expands to no case (exclude/where remove every combination)"});
+    for (std::size_t i = before; i < cat.cases.size(); ++i) cat.cases[i].placement = place_case(cat.cases[i], jit);
     for (std::size_t i = before; i < cat.cases.size(); ++i)
       if (!names.insert(cat.cases[i].name).second)
         cat.errors.push_back({r->loc, "case name '" + cat.cases[i].name + "' is not unique"});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "harness/spec/compute_capability.hpp"
+#include "harness/spec/placement.hpp"
 
 namespace cuconform {
 
@@ -123,6 +124,8 @@ struct Case {
   bool isolated = false;  // expects a device fault, or records undefined behaviour: runs in a process of its own
   bool records = false;   // undefined behaviour: the verdict is `recorded`, whatever happened
   bool is_violation = false;
+  // Where it runs: set when the catalog is loaded (place_case), again by `run` for its code path.
+  Placement placement;
   std::string param(const std::string& key) const;  // throws when absent
   bool has_param(const std::string& key) const;
   long long param_int(const std::string& key) const;

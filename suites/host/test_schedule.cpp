@@ -9,7 +9,7 @@ using namespace cuconform;
 
 static std::string alone(const Catalog& cat, const std::string& prefix) {
   for (const Case& c : cat.cases)
-    if (c.name.rfind(prefix, 0) == 0) return gpu_alone_reason(c);
+    if (c.name.rfind(prefix, 0) == 0) return c.placement.exclusive() ? c.placement.why : "";
   FAIL("no case starts with " << prefix);
   return "";
 }
@@ -32,12 +32,12 @@ TEST_CASE("host cases have costs (nvcc, then SASS facts, then ptxas); the lane c
   REQUIRE(cat.ok());
   int nvcc = 0, sass = 0;
   for (const Case& c : cat.cases) {
-    nvcc += case_cost(c) >= 250;
-    sass += case_cost(c) == 16;
+    nvcc += c.placement.cost >= 250;
+    sass += c.placement.cost == 16;
   }
   CHECK(nvcc > 0);
   CHECK(sass > 0);
-  CHECK(case_cost(*cat.find_case(cat.cases.front().name)) >= 1);
+  CHECK(cat.cases.front().placement.cost >= 1);
   std::string why;
   const int lanes = default_gpu_lanes(&why);
   CHECK(lanes >= 1);
@@ -53,7 +53,7 @@ TEST_CASE("records share an isolated worker unless they read what earlier kernel
     const Case* c = cat.find_case(name);
     INFO(name);
     REQUIRE(c);
-    return shares_isolated_worker(*c);
+    return c->placement.worker == WorkerKind::records;
   };
   CHECK(shares("async_group.syncthreads_not_a_wait.violation"));                 // a record
   CHECK_FALSE(shares("mbarrier.undefined.init_without_block_sync.violation"));   // fresh-process
@@ -70,7 +70,7 @@ TEST_CASE("host-tool cases run in the host lanes, isolated records of a tool's o
     const Case* c = cat.find_case(name);
     INFO(name);
     REQUIRE(c);
-    return runs_in_host_lanes(*c);
+    return c->placement.worker == WorkerKind::host;
   };
   CHECK(host("ldgsts.ptx.cg_is_16_only.violation"));                         // ptxas, judged
   CHECK(host("ldgsts.ptx.version_above_assembler.violation"));               // ptxas, recorded (isolated)
