@@ -6,6 +6,7 @@
 #include "harness/driver/gpu.hpp"
 #include "harness/driver/nvml.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/util/physical_bounds.hpp"
 #include "harness/util/tools.hpp"
 
 namespace cuconform {
@@ -144,6 +145,22 @@ CaseResult execute_case(const Case& c, Gpu* gpu, const std::string& why_no_gpu) 
       }
     }
     if (c.records) as_recorded(c, o);
+    // A limit or clock beyond what the GPU can do is the harness measuring wrong: a failure of the
+    // case, whatever its verdict (a pass above the datasheet is no pass).
+    if (gpu && missing.empty()) {
+      std::vector<std::pair<std::string, double>> m = o.measurements;
+      if (timed && before.readable) {
+        m.emplace_back("sm_mhz_before", before.sm_mhz);
+        m.emplace_back("mem_mhz_before", before.mem_mhz);
+      }
+      const std::string breach = physical_bound_breach(
+          m, PeakClocks{gpu->info().clock_khz / 1000.0, gpu->info().mem_clock_khz / 1000.0});
+      if (!breach.empty()) {
+        o.fact("self_check", "harness: " + breach);
+        o.verdict = Verdict::fail;
+        o.reason = "harness self-check failed (a measurement beyond the hardware's bound): " + breach;
+      }
+    }
   }
   if (gpu) {
     // Which code ran: on a run-time code path each module says how its code was made.

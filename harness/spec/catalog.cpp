@@ -137,6 +137,15 @@ class FileLoader {
     return out;
   }
 
+  // Each value of a declared parameter inside its declaration, reported at the value's own line.
+  void check_declared(const ParamDecl& d, const FixtureInfo& fx, const YAML::Node& v, const std::vector<std::string>& values) {
+    const bool listed = v.IsSequence() && v.size() == values.size();
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (std::string why = d.refuse(values[i]); !why.empty())
+        error(listed ? v[i].Mark() : v.Mark(), "fixture " + fx.name + ", param '" + d.name + "': " + why +
+                                                    (d.meaning.empty() ? "" : " (" + d.meaning + ")"));
+  }
+
   // params values: a list, or a range written "0..16".
   std::vector<std::string> param_values(const YAML::Node& v, const std::string& name) {
     if (v.IsScalar() && looks_like_range(v.Scalar())) {
@@ -276,6 +285,7 @@ class FileLoader {
           if (uniq.size() != ax.values.size()) error(it->second.Mark(), "param '" + ax.name + "' repeats a value");
           if (fx && ax.name != "variant" && !fx->params.count(ax.name) && !fx->optional_params.count(ax.name))
             error(it->first.Mark(), "fixture " + fx->name + " takes no parameter '" + ax.name + "'");
+          if (const ParamDecl* d = fx ? fx->declaration(ax.name) : nullptr) check_declared(*d, *fx, it->second, ax.values);
           r->params.push_back(std::move(ax));
         }
       }

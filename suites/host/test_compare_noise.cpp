@@ -4,7 +4,6 @@
 // move; a changed category or a move beyond its class's tolerance shows.
 #include <catch2/catch.hpp>
 
-#include "fixtures/common/rate_comparison.hpp"
 #include "reporters/known_list.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
@@ -138,20 +137,4 @@ TEST_CASE("known list: every known failure names a finding class; an unknown cla
   CHECK(unknown < runtime);
   CHECK(runtime < perf);
   std::filesystem::remove_all(dir);
-}
-
-TEST_CASE("a rate comparison allows the noise of both series: equal configurations cannot fail on noise alone",
-          "[host][noise]") {
-  // Two series of the same values (0.95 and 1.05), interleaved, after one warm-up each: the first's
-  // median falls low, the second's high, so the medians' ratio is 0.905 with no difference at
-  // all. The larger half-spread alone (5.3%) would call that a slowdown; the sum (10.0%) does not.
-  std::vector<double> first = {1.0, 0.95, 0.95, 1.05, 0.95, 1.05, 0.95, 1.05};
-  std::vector<double> second = {1.0, 1.05, 0.95, 1.05, 1.05, 0.95, 1.05, 0.95};
-  std::size_t i = 0, j = 0;
-  const RateComparison c = compare_rates([&] { return first[i++]; }, [&] { return second[j++]; }, 7);
-  CHECK(c.ratio == Approx(0.95 / 1.05));
-  CHECK(c.spread == Approx(0.05 / 0.95 + 0.05 / 1.05));
-  CHECK(c.at_least(1.0, c.spread));
-  // A real slowdown past both series' noise still fails.
-  CHECK_FALSE(c.at_least(1.1, c.spread));
 }
