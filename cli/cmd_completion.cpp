@@ -57,7 +57,7 @@ std::string bash_completion() {
   opts["cuconform"] = words(root_opts);
   std::function<void(const Verb&)> visit = [&](const Verb& v) {
     const std::string path = "cuconform " + v.path();
-    std::vector<std::string> names = {"--help", "-h"}, sub_names;
+    std::vector<std::string> names = {"--help", "-h", "--version"}, sub_names;
     for (const OptionDecl* d : v.accepted()) {
       names.push_back(d->flag);
       if (d->takes_value()) values[path + "|" + d->flag] = value_kind(*d, areas);

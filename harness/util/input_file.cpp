@@ -55,6 +55,9 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes) {
     data.append(buf, static_cast<std::size_t>(n));
   }
   ::close(fd);
+  // A clone without git-lfs leaves a pointer where a committed baseline should be.
+  if (data.rfind("version https://git-lfs.github.com/spec/", 0) == 0)
+    throw InputError(path + ":1: a git-lfs pointer, not the file it stands for (git lfs pull fetches it)");
   // By content, not by name: a .json.gz renamed .json still reads, and a .gz that is not gzip
   // says so rather than "syntax error" at byte 1.
   bool named_gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;

@@ -1,7 +1,6 @@
 #include "harness/util/json_read.hpp"
 
 #include <limits>
-#include <set>
 
 #include "harness/util/input_file.hpp"
 #include "harness/util/json_locate.hpp"
@@ -32,33 +31,27 @@ std::string parse_message(const nlohmann::json::parse_error& e) {
 }  // namespace
 
 JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), name_(std::move(name)) {
-  // A clone without git-lfs leaves a pointer where a committed baseline should be.
-  if (text_.rfind("version https://git-lfs.github.com/spec/", 0) == 0)
-    throw JsonError(name_ + ":1: a git-lfs pointer, not the file it stands for (git lfs pull fetches it)");
   std::size_t deep = json_nesting_beyond(text_, kMaxJsonDepth);
   if (deep != std::string::npos) {
     TextPosition p = position_in(text_, deep);
     throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": nesting deeper than " +
                     std::to_string(kMaxJsonDepth) + " levels: not a cuconform file (one nests about 6)");
   }
-  // A repeated key would be read as its last value (a trailing "cases": [] empties a run): the
-  // linear parse lists repeated keys, and a second pass over the text says where the first is.
-  struct Repeated {};
-  std::vector<std::string> repeated;
   try {
-    root_ = parse_ordered_json(text_, &repeated);  // linear in the members (harness/util/json_ordered_parse.hpp)
-    if (!repeated.empty()) throw Repeated{};
-  } catch (const Repeated&) {
-    std::string key, in;
-    const std::size_t at = json_duplicate_key(text_, &key, &in);
-    TextPosition p = position_in(text_, at == std::string::npos ? 0 : at);
-    if (key.size() > 80) key = key.substr(0, 80) + "...";
-    throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + (in.empty() ? "" : in + ": ") +
-                    "key \"" + key + "\" appears twice in one object (which one counts would be a guess)");
+    root_ = parse_ordered_json(text_);  // linear in the members (harness/util/json_ordered_parse.hpp)
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the characters read, the offending one included.
     TextPosition p = position_in(text_, e.byte > 0 ? e.byte - 1 : 0);
     throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + parse_message(e));
+  }
+  // A repeated key reads as its last value (a trailing "cases": [] empties a run): refused. A
+  // second pass, linear, keeping the keys of the objects open at a time.
+  std::string key, in;
+  if (const std::size_t at = json_duplicate_key(text_, &key, &in); at != std::string::npos) {
+    const TextPosition p = position_in(text_, at);
+    if (key.size() > 80) key = key.substr(0, 80) + "...";
+    throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + (in.empty() ? "" : in + ": ") +
+                    "key \"" + key + "\" appears twice in one object (which one counts would be a guess)");
   }
 }
 

@@ -96,10 +96,12 @@ TEST_CASE("compare: a run cut off by SIGTERM gates (exit 1), and so do cases mis
   CHECK_FALSE(has(missing.out, "NOT JUDGED: NEW was cut off"));
 
   // A run that chose fewer cases on purpose (--area) is not missing the others.
-  j["run"]["selection"] = {"--area ldgsts"};
+  j["run"]["selection"] = nlohmann::ordered_json::array({"--area ldgsts"});
   nlohmann::ordered_json ldgsts = nlohmann::ordered_json::array();
-  for (auto& c : baseline()["cases"])
+  const auto whole = baseline();
+  for (auto& c : whole["cases"])
     if (c["area"] == "ldgsts") ldgsts.push_back(c);
+  REQUIRE(ldgsts.size() > 100);
   j["cases"] = ldgsts;
   Exe filtered = cuconform_cli(compare(kBase, write(dir, "filtered.json", j)));
   INFO(filtered.out);
@@ -135,7 +137,7 @@ TEST_CASE("compare: a run whose GPU the health watch stopped gates (exit 1) on t
   CHECK(e.rc == 1);
   CHECK(has(e.out, "NOT JUDGED: NEW's GPU was stopped as unhealthy: Xid 79"));
   // A node run records what --devices chose (the history keys its series by it, below).
-  CHECK(nlohmann::json::parse(read_text(dir + "/results.gpu1.json"))["run"]["selection"].dump() == "[\"--devices all\"]");
+  CHECK(nlohmann::json::parse(read_text(dir + "/results.gpu1.json"))["run"]["selection"].dump() == "[\"--area async_group\",\"--devices all\"]");
   std::filesystem::remove_all(dir);
 }
 
@@ -143,9 +145,9 @@ TEST_CASE("history: a GPU's run in a node (run --devices) is a series apart from
   const std::string dir = temp_dir("gate-series");
   auto lone = baseline();
   auto node = baseline();
-  node["run"]["selection"] = {"--devices all"};
+  node["run"]["selection"] = nlohmann::ordered_json::array({"--devices all"});
   auto smoke_node = baseline();
-  smoke_node["run"]["selection"] = {"--profile smoke", "--devices 0,1"};
+  smoke_node["run"]["selection"] = nlohmann::ordered_json::array({"--profile smoke", "--devices 0,1"});
   const RunIdentity a = run_identity(load_results(write(dir, "lone.json", lone)).runs[0]);
   const RunIdentity b = run_identity(load_results(write(dir, "node.json", node)).runs[0]);
   const RunIdentity c = run_identity(load_results(write(dir, "smoke-node.json", smoke_node)).runs[0]);
