@@ -106,6 +106,19 @@ class Builder {
 
 }  // namespace
 
+nlohmann::ordered_json ordered_object(std::vector<std::pair<std::string, nlohmann::ordered_json>> members) {
+  Json out = Json::object();
+  auto& list = static_cast<std::vector<std::pair<const std::string, Json>>&>(out.get_ref<Json::object_t&>());
+  list.reserve(members.size());
+  std::unordered_map<std::string, std::size_t> at;
+  for (auto& [k, v] : members) {
+    auto [it, fresh] = at.emplace(k, list.size());
+    if (fresh) list.emplace_back(std::move(k), std::move(v));
+    else list[it->second].second = std::move(v);
+  }
+  return out;
+}
+
 nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys) {
   Json root;
   Builder b(root, repeated_keys);

@@ -16,4 +16,9 @@ namespace cuconform {
 // when given, gets the path of each repeated key ("cases[3].verdict").
 nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys = nullptr);
 
+// An object of `members` in their order, made in linear time: ordered_json's operator[] searches
+// the members before each one it adds (writing 200,000 measurements took minutes). A key given
+// twice keeps its first place and its last value, as operator[] does.
+nlohmann::ordered_json ordered_object(std::vector<std::pair<std::string, nlohmann::ordered_json>> members);
+
 }  // namespace cuconform

@@ -3,6 +3,7 @@
 // verdict, reason, expected, observed, measurements, facts. O is an Observation or a
 // results-file Outcome; both name these members alike.
 #include "harness/fixture/observation.hpp"
+#include "harness/util/json_ordered_parse.hpp"
 #include "harness/util/json_read.hpp"
 #include "harness/util/json_write.hpp"
 
@@ -14,10 +15,11 @@ void write_outcome_fields(Json& j, const O& o) {
   j["reason"] = o.reason;
   j["expected"] = o.expected;
   j["observed"] = o.observed;
-  Json& m = j["measurements"] = Json::object();
-  for (auto& [k, v] : o.measurements) m[k] = json_number(v);
-  Json& f = j["facts"] = Json::object();
-  for (auto& [k, v] : o.facts) f[k] = v;
+  std::vector<std::pair<std::string, Json>> m, f;  // appended, not looked up: linear in their number
+  for (auto& [k, v] : o.measurements) m.emplace_back(k, json_number(v));
+  for (auto& [k, v] : o.facts) f.emplace_back(k, v);
+  j["measurements"] = ordered_object(std::move(m));
+  j["facts"] = ordered_object(std::move(f));
 }
 
 // Measurements read back NaN where the file has null; a fact that is not a string reads as
