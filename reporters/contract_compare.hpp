@@ -3,7 +3,8 @@
 // every difference, this judges them by the contract:
 //  - across suite versions a case is judged only where its rule's definition is the same in both
 //    runs: a redefined case is listed apart (`redefined`), an added one is listed, never a
-//    regression; BASE's definitions come from its file, else from its manifest under releases/;
+//    regression (what would gate is listed as `shadow`); BASE's definitions come from its file,
+//    else from its manifest under releases/;
 //  - a known entry past its expiry waives nothing: a case it waived that still fails is a
 //    regression (`waiver expired`), whatever BASE did;
 //  - a regression of a rule in shadow is reported (`shadow`), not gated;

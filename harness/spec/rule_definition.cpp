@@ -10,7 +10,9 @@
 namespace cuconform {
 
 bool is_editorial_key(const std::string& key) {
-  static const std::set<std::string> editorial = {"source", "notes", "statements", "errata", "tags", "tier", "shadow"};
+  // relies: the consumers whose code relies on the rule (consumers/ index): who depends on it, like
+  // statements, not what it checks.
+  static const std::set<std::string> editorial = {"source", "notes", "statements", "relies", "errata", "tags", "tier", "shadow"};
   return editorial.count(key) != 0;
 }
 

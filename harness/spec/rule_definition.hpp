@@ -9,8 +9,9 @@ class Node;
 
 namespace cuconform {
 
-// The keys that do not change what a rule checks: where the documents say it, notes, statement
-// and erratum references, tags (selection only), and the contract's own keys (tier, shadow).
+// The keys that do not change what a rule checks: where the documents say it, notes, statement,
+// consumer (relies) and erratum references, tags (selection only), and the contract's own keys
+// (tier, shadow).
 // Every other key, a new one included, is part of the definition.
 bool is_editorial_key(const std::string& key);
 

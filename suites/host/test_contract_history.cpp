@@ -46,9 +46,11 @@ rules:
     kind: positive
     basis: documented
     shadow: true
-    fixture: selftest.echo
+    fixture: ldgsts.copy
     params:
-      value: [1, 2]
+      op: [ca4, cg16]
+      threads: [32]
+      src_elem: [0]
 )");
   const std::string db = dir + "/history.sqlite";
   std::string files;
