@@ -36,6 +36,9 @@ struct NodeRunOptions {
   // GPU's isolated lane has nothing else on that GPU. Measured on two H200s (2026-11-26): step 52 s,
   // stagger 60 s (the two-GPU cases after the GPUs' own then cost more than the overlap saved).
   enum class Phases { step, stagger } phases = Phases::step;
+  // Per GPU (as `gpus`): "" or why the pre-flight found it unhealthy before the run
+  // (harness/runner/preflight.hpp); such a GPU runs nothing and its cases are not-run.
+  std::vector<std::string> unhealthy_before;
 };
 
 struct NodeOutcome {
