@@ -35,10 +35,10 @@ out=$(CUCONFORM_EXE=$exe CUDA_VISIBLE_DEVICES=0,1 hc --npd)
 rc=$?
 expect "no GPU, two expected (NPD)" 1 '^FAIL action=drain: no GPU could be opened'
 if ! compgen -G '/dev/nvidia[0-9]*' >/dev/null && ! compgen -G '/proc/driver/nvidia/gpus/*' >/dev/null; then
-  out=$(env -u CUDA_VISIBLE_DEVICES CUCONFORM_EXE="$exe" bash -c "$(declare -f hc); hc")
+  out=$(env -u CUDA_VISIBLE_DEVICES CUCONFORM_EXE="$exe" CUCONFORM_KNOWN='' CUCONFORM_HEALTH_FILTERS="--area ldgsts" bash "$repo/ci/slurm/healthcheck.sh")
   rc=$?
   expect "no GPU, none expected" 3 'status=NONE .*action=none why="no GPU could be opened, and none is expected here"'
-  out=$(env -u CUDA_VISIBLE_DEVICES CUCONFORM_EXE="$exe" bash -c "$(declare -f hc); hc --npd")
+  out=$(env -u CUDA_VISIBLE_DEVICES CUCONFORM_EXE="$exe" CUCONFORM_KNOWN='' CUCONFORM_HEALTH_FILTERS="--area ldgsts" bash "$repo/ci/slurm/healthcheck.sh" --npd)
   rc=$?
   expect "no GPU, none expected (NPD)" 0 '^NONE action=none'
 fi

@@ -104,6 +104,7 @@ elif [ "$got" -lt "$want" ]; then
   status=FAIL code=1 why="results of $got of $want GPU(s)"
 elif [ "$new" -gt 0 ]; then
   status=FAIL code=1 why="$new failure(s) not in the known list"
+  [ "$action" = drain ] && why=$action_why  # the table's reason names the first of them
 elif [ "$rc" = 1 ] && ! grep -q ' new (' "$log"; then
   status=FAIL code=1 why="failures, and no known list to tell them apart"
 elif [ "$rc" != 0 ] && [ "$rc" != 1 ]; then
