@@ -171,7 +171,7 @@ std::string preflight_text(const NodeGpu& gpu, const PreflightInput& in, const P
     << (p.reason.empty() ? "" : " (" + p.reason + ")") << " in " << secs << " s\n";
   if (a.unavailable.empty()) {
     auto v = [](const auto& ans) -> std::string {
-      if (!ans.known) return "? (" + ans.missing + ")";
+      if (!ans.known) return ans.missing.empty() ? std::string("?") : "? (" + ans.missing + ")";
       std::ostringstream t;
       t << ans.value;
       return t.str();
