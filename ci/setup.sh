@@ -6,7 +6,8 @@
 # registry, .deps/debs/*.deb (downloaded by ci/fetch-debs.sh on a machine with apt and copied
 # here with the tree) are unpacked into .deps/prefix instead, which CMake finds on its own.
 # Extras used by some host tests (chromium, yamllint, the PostgreSQL server; Slurm and munge for
-# the fleet test) are installed when apt-get can; their tests say so and skip when they are
+# the fleet test; prometheus-node-exporter and prometheus (promtool) for the metrics test) are
+# installed when apt-get can; their tests say so and skip when they are
 # absent. The build tools (cmake, ninja, g++, git) are installed when missing (a bare Debian 12
 # image: ci/k8s/Dockerfile, the host-CI jobs). Without root, sudo is used where there is one;
 # where there is none, what is required is named (exit 1) and the extras are skipped.
@@ -54,6 +55,8 @@ if [ "${CUCONFORM_SETUP_EXTRAS:-yes}" != no ]; then
   command -v slurmctld >/dev/null 2>&1 || extras+=(slurm-wlm)
   command -v munged >/dev/null 2>&1 || extras+=(munge)
   command -v ssh-keygen >/dev/null 2>&1 || extras+=(openssh-client)  # certify/verify and their test
+  command -v prometheus-node-exporter >/dev/null 2>&1 || extras+=(prometheus-node-exporter)
+  command -v promtool >/dev/null 2>&1 || extras+=(prometheus)
 fi
 if [ ${#need[@]} -eq 0 ] && [ ${#extras[@]} -eq 0 ]; then
   echo "setup: dependencies already installed"
@@ -83,6 +86,6 @@ if [ ${#need[@]} -gt 0 ]; then
   $sudo apt-get install -y -q "${need[@]}" >/dev/null
 fi
 if [ ${#extras[@]} -gt 0 ]; then
-  echo "setup: apt-get install ${extras[*]} (optional: report rendering, YAML lint, history-on-PostgreSQL and Slurm fleet tests)"
+  echo "setup: apt-get install ${extras[*]} (optional: report rendering, YAML lint, history-on-PostgreSQL, Slurm fleet and metrics tests)"
   $sudo apt-get install -y -q --no-install-recommends "${extras[@]}" >/dev/null || echo "setup: optional extras not installed; their tests will say so"
 fi

@@ -10,6 +10,7 @@
 #include "cli/verbs.hpp"
 #include "history/odd_since.hpp"
 #include "history/schema.hpp"
+#include "reporters/fleet_actions.hpp"
 #include "reporters/fleet_view.hpp"
 #include "harness/util/output_file.hpp"  // write_file_atomically
 
@@ -52,13 +53,25 @@ int fleet(const Options& o) {
   const bool one_dir = o.positional.size() == 1 && std::filesystem::is_directory(o.positional[0]);
   FleetView v = build_fleet_view(one_dir ? load_night(o.positional[0]) : night_of_files(o.positional));
   if (o.has("--history")) add_since(v, o.get("--history"));
-  if (format == "text") std::cout << fleet_view_text(v);
-  if (format == "md") std::cout << fleet_view_markdown(v);
-  if (format == "json") std::cout << fleet_view_json(v);
+  // The action per GPU and node (reporters/action_table.hpp), named first in each drain line.
+  auto known = load_known_list(o, specs_dir_of(o), nullptr);
+  const std::vector<NodeActionRow> actions = fleet_actions(v, known ? &*known : nullptr);
+  name_actions_in_drain_lines(v, actions);
+  const std::string action_lines = actions_text(actions);
+  auto text = [&] { return fleet_view_text(v) + "\nactions (docs/fleet.md, Actions)\n" + action_lines; };
+  auto md = [&] { return fleet_view_markdown(v) + "\n## Actions\n\n```\n" + action_lines + "```\n"; };
+  auto json = [&] {
+    Json j = Json::parse(fleet_view_json(v));
+    j["actions"] = actions_json(actions, v.night.fleet)["nodes"];
+    return json_text(j, true);
+  };
+  if (format == "text") std::cout << text();
+  if (format == "md") std::cout << md();
+  if (format == "json") std::cout << json();
   if (format == "html") std::cout << fleet_view_html(v);
   if (o.has("--html")) write_file_atomically(o.get("--html"), fleet_view_html(v));
-  if (o.has("--md")) write_file_atomically(o.get("--md"), fleet_view_markdown(v));
-  if (o.has("--json")) write_file_atomically(o.get("--json"), fleet_view_json(v));
+  if (o.has("--md")) write_file_atomically(o.get("--md"), md());
+  if (o.has("--json")) write_file_atomically(o.get("--json"), json());
   return v.status;
 }
 
@@ -81,6 +94,9 @@ const VerbRegistration kFleetVerb("fleet", "a night of every node: which nodes a
              "... state=drain) are printed, never run. Exit: the night's status, the worst in the order 2 > 4 > 1 > 3 > 0: "
              "2 bad input, 4 a GPU became unhealthy, 1 a node or GPU missing or failed or a GPU whose verdicts differ from "
              "its peers', 3 GPUs that saw no GPU.")
+      .value("--known", "FILE",
+             "the known list that tells new failures from known ones for the actions (default: $CUCONFORM_KNOWN, else "
+             "ci/baselines/known.yaml beside the specs; '' for none)", ValueHint::file)
       .value("--history", "DB", "since which night each odd GPU has differed, from this history database (SQLite file or postgresql://...)",
              ValueHint::file)
       .choice("--format", {"text", "md", "json", "html"}, "what goes to stdout (default text)")

@@ -19,6 +19,8 @@
 #include "harness/runner/node_run.hpp"
 #include "harness/runner/plan.hpp"
 #include "harness/runner/rerun.hpp"
+#include "harness/runner/preflight.hpp"
+#include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/util/output_file.hpp"
@@ -27,6 +29,7 @@
 #include "reporters/console.hpp"
 #include "reporters/junit_xml.hpp"
 #include "reporters/known_summary.hpp"
+#include "reporters/metrics_text.hpp"
 #include "reporters/results_file.hpp"
 #include "reporters/results_json.hpp"
 
@@ -332,6 +335,7 @@ int cmd_run(const Options& o) {
 
   NodeRunOptions no;
   no.gpus = gpus;
+  no.unhealthy_before = preflight_gpus(gpus, &identity, std::cout);  // NVML's view of each GPU, before any case
   SuperviseOptions& so = no.base;
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
@@ -434,6 +438,8 @@ int cmd_run(const Options& o) {
       run.wall_s = std::chrono::duration<double>(report_start - process_start).count();
       if (!json_of[gi].empty()) write_file_atomically(json_of[gi], results_json(run));
       if (!junit_of[gi].empty()) write_file_atomically(junit_of[gi], junit_xml(run));
+      if (!json_of[gi].empty() && output_replaces_file(json_of[gi]))  // the action, from what the file says
+        run.action_json = json_text(action_json(decide_action(action_facts(load_results(json_of[gi]), 0, known ? &*known : nullptr))), false);
       run.report_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - report_start).count();
       // The recorded wall time runs from process start to the reports written.
       run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start).count();
@@ -444,6 +450,14 @@ int cmd_run(const Options& o) {
     }
     // The node's matrix, written last: its presence says every GPU's file is complete.
     if (node_mode && !json_path.empty()) write_file_atomically(json_path, fleet_json(merge_fleets(parts)));
+    if (o.has("--metrics-dir")) {  // Prometheus text for node_exporter's textfile collector
+      std::vector<std::string> files;
+      for (auto& f : json_of)
+        if (!f.empty() && output_replaces_file(f)) files.push_back(f);
+      FleetView view = build_fleet_view(night_of_files(files));
+      write_metrics(o.get("--metrics-dir"), view, fleet_actions(view, known ? &*known : nullptr));
+      std::cout << "metrics: " << o.get("--metrics-dir") << "\n";
+    }
   } catch (const std::exception& e) {
     std::cerr << "cuconform run: " << e.what() << "\n";
     return kExitBadInput;
@@ -514,6 +528,10 @@ const VerbRegistration kRunVerb("run", "run the selected cases on the local GPU;
             "print the plan (steps: cases, worker kind, GPU lock, phase, environment, lanes, prestart; every scheduling "
             "option and where it came from) and run nothing: no worker starts, no GPU is opened; with --json FILE "
             "('-': standard output) the plan as JSON; --verbose lists each worker's cases")
+      .value("--metrics-dir", "DIR",
+             "also write Prometheus text files (cuconform_NODE_gpuN.prom, cuconform_NODE.prom) into DIR for node_exporter's "
+             "textfile collector: counts by verdict, new and known failures, the action, health, start and duration",
+             ValueHint::dir)
       .flag("--timing", "where the run's time went, and the 20 slowest rules")
       .flag("--verbose", "every case's expected and observed values")
       .flag("--isolated-beside",

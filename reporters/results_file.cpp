@@ -39,6 +39,8 @@ RunInfo read_run(const std::string& file, const JsonField& holder) {
   r.suite_json = compact(holder["suite"]);
   r.run_json = compact(holder["run"]);
   r.device_json = compact(holder["device"]);
+  r.health_json = compact(holder["health"]);
+  r.action_json = compact(holder["action"]);
   r.has_device = !r.device.empty();
   r.label = holder["label"].str();
   const JsonField health = holder["health"];
@@ -344,7 +346,8 @@ std::string fleet_json(const Fleet& f) {
                     {"suite", Json::parse(r.suite_json)},
                     {"run", Json::parse(r.run_json)},
                     {"device", Json::parse(r.device_json)}});
-    if (!r.health_json.empty()) runs.back()["health"] = Json::parse(r.health_json);
+    if (!r.health_json.empty() && r.health_json != "{}") runs.back()["health"] = Json::parse(r.health_json);
+    if (!r.action_json.empty() && r.action_json != "{}") runs.back()["action"] = Json::parse(r.action_json);
     runs.back()["summary"] = summary;
   }
   Json& cases = j["cases"] = Json::array();

@@ -28,6 +28,9 @@ struct RunInfo {
   // The "suite", "run" and "device" objects as read, re-encoded as compact JSON (merge
   // writes them back unchanged).
   std::string suite_json = "{}", run_json = "{}", device_json = "{}";
+  // The GPU's health during the run ("health", harness/runner/health_watch.hpp) and the action
+  // the run came to ("action", reporters/action_table.hpp), compact JSON; "{}" when absent.
+  std::string health_json = "{}", action_json = "{}";
   std::vector<std::pair<std::string, std::string>> suite, run, device;  // scalar fields, in file order
   // False when the file has no "device" object (or an empty one): which GPU ran it, or that none
   // did, is unknown; `history add` refuses such a run and the reports say so.

@@ -104,6 +104,7 @@ std::string results_json(const RunReport& run) {
             {"run", run_json(run)},
             {"device", device_json(run.device)}};
   if (!run.health_json.empty()) j["health"] = Json::parse(run.health_json);
+  if (!run.action_json.empty()) j["action"] = Json::parse(run.action_json);
   Json& summary = j["summary"] = {{"total", run.entries.size()}};
   for (auto& [k, v] : run.counts()) summary[k] = v;
   Json& cases = j["cases"] = Json::array();

@@ -28,6 +28,7 @@ struct RunReport {
   double report_s = 0;  // writing the results files
   std::string job_json;     // the scheduler's ids (harness/runner/gpu_identity.hpp); "" when none
   std::string health_json;  // the GPU's health during the run (harness/runner/health_watch.hpp); "" when not watched
+  std::string action_json;  // what to do with the GPU (reporters/action_table.hpp); "" before it is decided
   // run --shuffle: the seed that ordered the cases ("" for the ordered run).
   std::string shuffle_seed;
   // Stopped from outside (a signal): the cases that never finished are named here and are

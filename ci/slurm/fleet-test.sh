@@ -9,6 +9,8 @@
 #   2. the same with the history on a throwaway PostgreSQL;
 #   3. the control: nothing injected, run as the cuconform under test runs a node (`run --devices
 #      all` where it has it): every GPU accounted for, each saw no GPU here: exit 3.
+# Then ci/slurm/healthcheck.sh --drain on the node twice: GPUs that pass leave it idle; GPU 1
+# failing a planted case drains it, with the action and the case in Slurm's reason.
 # and checks what a fleet operator would: every node and GPU accounted for, nothing partial
 # read, every result in the history database, each GPU compared, the drain line, the exit.
 # Skips (exit 77) with the reason where the packages or root are missing.
@@ -264,6 +266,35 @@ grep -q "scontrol update nodename=$host" "$work/night-drained/fleet.txt" && fail
 [ -z "$(ls "$work"/night-drained/.jobs/*.id 2>/dev/null)" ] || fail "night-drained: a job was submitted for a drained node"
 scontrol update nodename="$host" state=resume || fail "could not resume $host"
 [ "$failed" != 0 ] && cat "$work/night-drained.out"
+
+# The health check as HealthCheckProgram runs it (--drain), against this Slurm: a node whose GPUs
+# pass is left alone; a node whose GPU 1 fails a planted core case (the H200 baseline's first
+# passing positive case, ci/synth-gpu-results.py) is drained, the action and the case named in
+# Slurm's reason; then resumed.
+health_night() {  # $1 name, $2 plant GPU (-1: none); the node's state and reason after it
+  local dir=$work/health-$1
+  mkdir -p "$dir"
+  python3 "$repo/ci/synth-gpu-results.py" "$repo/ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz" "$dir" "$host" 4 "$2" >"$dir/planted"
+  bash "$repo/ci/slurm/make-standin.sh" "$dir/cuconform" "$real_exe" "$dir" "$2"
+  SLURMD_NODENAME=$host CUDA_VISIBLE_DEVICES=0,1,2,3 CUCONFORM_KNOWN='' CUCONFORM_EXE=$dir/cuconform \
+    CUCONFORM_HEALTH_FILTERS="${filters[*]}" bash "$repo/ci/slurm/healthcheck.sh" --drain >"$dir/out" 2>&1
+  echo "$?" >"$dir/rc"
+  sinfo -h -N -n "$host" -o '%T|%E' | head -1 >"$dir/state"
+}
+if command -v python3 >/dev/null 2>&1; then
+  health_night pass -1
+  [ "$(cat "$work/health-pass/rc")" = 0 ] || fail "health check of a passing node: exit $(cat "$work/health-pass/rc"): $(cat "$work/health-pass/out")"
+  grep -q '^idle|' "$work/health-pass/state" || fail "health check drained a passing node: $(cat "$work/health-pass/state")"
+  health_night fail 1
+  planted=$(cat "$work/health-fail/planted")
+  [ "$(cat "$work/health-fail/rc")" = 1 ] || fail "health check of a failing node: exit $(cat "$work/health-fail/rc"): $(cat "$work/health-fail/out")"
+  grep -q "^drained|cuconform action=drain gpu1: new failure $planted" "$work/health-fail/state" ||
+    fail "the node whose GPU 1 fails $planted is not drained with the action in the reason: $(cat "$work/health-fail/state")"
+  echo "fleet-test: health check: passing node $(cut -d'|' -f1 "$work/health-pass/state"), failing node $(cat "$work/health-fail/state")"
+  scontrol update nodename="$host" state=resume >/dev/null 2>&1
+else
+  echo "fleet-test: health check drain not tried: python3 not found"
+fi
 
 echo "fleet-test: $(($(date +%s) - t0)) s in all"
 if [ "$failed" != 0 ]; then exit 1; fi

@@ -9,6 +9,8 @@
 #   env:   CUCONFORM_EXE (default: cuconform on PATH), CUCONFORM_FILTERS (run's filters),
 #          CUCONFORM_ATTEMPT (default 1); the GPUs: CUDA_VISIBLE_DEVICES (Slurm's gres) or
 #          NVIDIA_VISIBLE_DEVICES (the Kubernetes device plugin), else every GPU nvidia-smi lists.
+#          CUCONFORM_METRICS_DIR: also the Prometheus files there (run --metrics-dir), for
+#          node_exporter's textfile collector on the node (docs/fleet.md, "Metrics").
 # Exit: cuconform run's code, except 1 (cases failed, results written) which is 0 here: the
 # job did its work. 2 bad input, 3 no GPU, 4 a GPU became unhealthy, 128+N killed.
 set -uo pipefail
@@ -51,8 +53,10 @@ held=${#gpus[@]}
 # Does this cuconform take --devices? (asked every way its usage has been printed; read whole,
 # since grep -q stopping early would fail the pipe under pipefail)
 usage=$({ "$exe" help; "$exe" --help; "$exe" run --help; } 2>&1)
+metrics=()
+if [ -n "${CUCONFORM_METRICS_DIR:-}" ] && grep -q -- '--metrics-dir' <<<"$usage"; then metrics=(--metrics-dir "$CUCONFORM_METRICS_DIR"); fi
 if grep -q -- '--devices' <<<"$usage"; then
-  "$exe" run --devices all --out "$tmp" "${filters[@]}" >"$tmp/run.log" 2>&1
+  "$exe" run --devices all --out "$tmp" "${metrics[@]}" "${filters[@]}" >"$tmp/run.log" 2>&1
   rc=$?
 else
   # A cuconform without --devices: one run per GPU, one at a time, each seeing only its GPU.

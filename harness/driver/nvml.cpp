@@ -24,7 +24,38 @@ struct nvmlEventData_t {
   unsigned gpuInstanceId;
   unsigned computeInstanceId;
 };
-constexpr nvmlReturn_t kSuccess = 0, kNotSupported = 3, kGpuIsLost = 15;
+constexpr nvmlReturn_t kSuccess = 0, kInvalidArgument = 2, kNotSupported = 3, kInsufficientSize = 7, kGpuIsLost = 15;
+// nvmlFieldValue_t (nvml.h): the field asked for, and NVML's answer in an 8-byte union.
+struct nvmlFieldValue_t {
+  unsigned fieldId;
+  unsigned scopeId;
+  long long timestamp;
+  long long latencyUsec;
+  int valueType;
+  nvmlReturn_t nvmlReturn;
+  union {
+    double dVal;
+    unsigned uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    long long sllVal;
+    int siVal;
+    unsigned short usVal;
+  } value;
+};
+static_assert(sizeof(nvmlFieldValue_t) == 40, "nvmlFieldValue_t is 40 bytes in nvml.h");
+constexpr unsigned kFieldRecoveryAction = 230;  // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION (r565 and later)
+// nvmlGpuFabricInfo_t (the unversioned struct of nvmlDeviceGetGpuFabricInfo).
+struct nvmlGpuFabricInfo_t {
+  unsigned char clusterUuid[16];
+  nvmlReturn_t status;
+  unsigned cliqueId;
+  unsigned char state;
+};
+struct nvmlConfComputeSystemState_t {
+  unsigned environment, ccFeature, devToolsMode;
+};
+constexpr unsigned kNvlinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS
 constexpr unsigned long long kEventDoubleBitEcc = 0x2, kEventXidCritical = 0x8;
 constexpr unsigned kClockSm = 1, kClockMem = 2;
 constexpr unsigned kTemperatureGpu = 0;
@@ -52,6 +83,13 @@ struct Nvml {
   nvmlReturn_t (*EventSetWait)(nvmlEventSet_t, nvmlEventData_t*, unsigned) = nullptr;
   nvmlReturn_t (*EventSetFree)(nvmlEventSet_t) = nullptr;
   nvmlReturn_t (*SystemGetDriverVersion)(char*, unsigned) = nullptr;
+  // The pre-flight's (any of them may be missing from an older driver's NVML).
+  nvmlReturn_t (*GetFieldValues)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
+  nvmlReturn_t (*GetRetiredPages)(nvmlDevice_t, unsigned, unsigned*, unsigned long long*) = nullptr;
+  nvmlReturn_t (*GetNvLinkState)(nvmlDevice_t, unsigned, unsigned*) = nullptr;
+  nvmlReturn_t (*GetGpuFabricInfo)(nvmlDevice_t, nvmlGpuFabricInfo_t*) = nullptr;
+  nvmlReturn_t (*SystemGetConfComputeState)(nvmlConfComputeSystemState_t*) = nullptr;
+  nvmlReturn_t (*SystemGetConfComputeGpusReadyState)(unsigned*) = nullptr;
   std::string why_not;
 };
 
@@ -92,6 +130,12 @@ const Nvml& nvml() {
     sym(n.EventSetWait, "nvmlEventSetWait_v2");
     sym(n.EventSetFree, "nvmlEventSetFree");
     sym(n.SystemGetDriverVersion, "nvmlSystemGetDriverVersion");
+    sym(n.GetFieldValues, "nvmlDeviceGetFieldValues");
+    sym(n.GetRetiredPages, "nvmlDeviceGetRetiredPages");
+    sym(n.GetNvLinkState, "nvmlDeviceGetNvLinkState");
+    sym(n.GetGpuFabricInfo, "nvmlDeviceGetGpuFabricInfo");
+    sym(n.SystemGetConfComputeState, "nvmlSystemGetConfComputeState");
+    sym(n.SystemGetConfComputeGpusReadyState, "nvmlSystemGetConfComputeGpusReadyState");
     if (!n.Init || !n.ErrorString || !n.GetHandleByUUID) {
       n.why_not = "libnvidia-ml.so.1 lacks nvmlInit_v2 / nvmlDeviceGetHandleByUUID";
       return;
@@ -228,6 +272,147 @@ std::string slowdown_reasons(std::uint64_t bits) {
   for (auto& [bit, name] : kNames)
     if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
   return out;
+}
+
+namespace {
+// An answer from a call's return code: known on success, else why not in NVML's words.
+template <class T>
+void answer(NvmlAnswer<T>* a, nvmlReturn_t r, T v) {
+  if (r == kSuccess) {
+    a->known = true;
+    a->value = v;
+  } else {
+    a->missing = r == kNotSupported ? "not supported" : error_of(r);
+  }
+}
+template <class T>
+void absent(NvmlAnswer<T>* a, const char* fn) {
+  a->missing = std::string(fn) + " missing from this NVML (an older driver)";
+}
+}  // namespace
+
+GpuPreflightAnswers nvml_preflight_answers(const std::string& uuid) {
+  GpuPreflightAnswers a;
+  a.uuid = uuid;
+  nvmlDevice_t d = handle(uuid, &a.unavailable);
+  if (!d) return a;
+  const Nvml& n = nvml();
+  nvmlReturn_t lost_probe = kSuccess;
+  // The driver's recovery action: one field of nvmlDeviceGetFieldValues; its own return code says
+  // whether this driver knows the field (older ones answer NOT_SUPPORTED or INVALID_ARGUMENT).
+  if (n.GetFieldValues) {
+    nvmlFieldValue_t f{};
+    f.fieldId = kFieldRecoveryAction;
+    const nvmlReturn_t r = n.GetFieldValues(d, 1, &f);
+    if (r != kSuccess) answer(&a.recovery_action, r, 0u);
+    else if (f.nvmlReturn == kInvalidArgument) a.recovery_action.missing = "this driver does not know the field (NVML_FI_DEV_GET_GPU_RECOVERY_ACTION)";
+    else answer(&a.recovery_action, f.nvmlReturn, f.value.uiVal);
+    if (r == kGpuIsLost || f.nvmlReturn == kGpuIsLost) lost_probe = kGpuIsLost;
+  } else {
+    absent(&a.recovery_action, "nvmlDeviceGetFieldValues");
+  }
+  if (n.GetRemappedRows) {
+    unsigned corr = 0, unc = 0, pending = 0, failed = 0;
+    const nvmlReturn_t r = n.GetRemappedRows(d, &corr, &unc, &pending, &failed);
+    answer(&a.remapped_correctable, r, corr);
+    answer(&a.remapped_uncorrectable, r, unc);
+    answer(&a.remap_pending, r, pending ? 1u : 0u);
+    answer(&a.remap_failed, r, failed ? 1u : 0u);
+    if (r == kGpuIsLost) lost_probe = kGpuIsLost;
+  } else {
+    for (auto* x : {&a.remapped_correctable, &a.remapped_uncorrectable, &a.remap_pending, &a.remap_failed})
+      absent(x, "nvmlDeviceGetRemappedRows");
+  }
+  if (n.GetRetiredPages) {
+    // pageCount 0 and no buffer: NVML returns the count (SUCCESS, or INSUFFICIENT_SIZE when some exist).
+    for (auto [cause, out] : {std::pair{0u, &a.retired_sbe}, std::pair{1u, &a.retired_dbe}}) {
+      unsigned count = 0;
+      nvmlReturn_t r = n.GetRetiredPages(d, cause, &count, nullptr);
+      if (r == kInsufficientSize) r = kSuccess;
+      answer(out, r, count);
+    }
+  } else {
+    absent(&a.retired_sbe, "nvmlDeviceGetRetiredPages");
+    absent(&a.retired_dbe, "nvmlDeviceGetRetiredPages");
+  }
+  if (n.GetRetiredPagesPendingStatus) {
+    unsigned pending = 0;
+    const nvmlReturn_t r = n.GetRetiredPagesPendingStatus(d, &pending);
+    answer(&a.retired_pending, r, pending ? 1u : 0u);
+  } else {
+    absent(&a.retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
+  }
+  if (n.GetTotalEccErrors) {
+    unsigned long long count = 0;
+    const nvmlReturn_t r = n.GetTotalEccErrors(d, kMemoryErrorUncorrected, kVolatileEcc, &count);
+    answer(&a.ecc_volatile_uncorrected, r, count);
+  } else {
+    absent(&a.ecc_volatile_uncorrected, "nvmlDeviceGetTotalEccErrors");
+  }
+  if (n.GetPersistenceMode) {
+    unsigned v = 0;
+    const nvmlReturn_t r = n.GetPersistenceMode(d, &v);
+    answer(&a.persistence, r, v ? 1u : 0u);
+  } else {
+    absent(&a.persistence, "nvmlDeviceGetPersistenceMode");
+  }
+  if (n.GetMigMode) {
+    unsigned cur = 0, pending = 0;
+    const nvmlReturn_t r = n.GetMigMode(d, &cur, &pending);
+    answer(&a.mig, r, cur ? 1u : 0u);
+  } else {
+    absent(&a.mig, "nvmlDeviceGetMigMode");
+  }
+  if (n.SystemGetConfComputeState) {
+    nvmlConfComputeSystemState_t cc{};
+    const nvmlReturn_t r = n.SystemGetConfComputeState(&cc);
+    answer(&a.cc_feature, r, cc.ccFeature);
+  } else {
+    absent(&a.cc_feature, "nvmlSystemGetConfComputeState");
+  }
+  if (a.cc_feature.known && a.cc_feature.value == 1) {
+    if (n.SystemGetConfComputeGpusReadyState) {
+      unsigned ready = 0;
+      const nvmlReturn_t r = n.SystemGetConfComputeGpusReadyState(&ready);
+      answer(&a.cc_ready, r, ready);
+    } else {
+      absent(&a.cc_ready, "nvmlSystemGetConfComputeGpusReadyState");
+    }
+  } else {
+    a.cc_ready.missing = "not asked: confidential computing is not on";
+  }
+  if (n.GetNvLinkState) {
+    std::vector<int> links;
+    nvmlReturn_t last = kNotSupported;
+    for (unsigned link = 0; link < kNvlinkMaxLinks; ++link) {
+      unsigned active = 0;
+      const nvmlReturn_t r = n.GetNvLinkState(d, link, &active);
+      if (r == kSuccess) links.push_back(active ? 1 : 0);
+      else if (r != kNotSupported && r != kInvalidArgument) last = r;
+    }
+    // No link answered: NVLink is absent (not supported), unless a real error came back.
+    if (!links.empty() || last == kNotSupported) {
+      a.nvlink.known = true;
+      a.nvlink.value = links;
+    } else {
+      a.nvlink.missing = error_of(last);
+    }
+  } else {
+    absent(&a.nvlink, "nvmlDeviceGetNvLinkState");
+  }
+  if (n.GetGpuFabricInfo) {
+    nvmlGpuFabricInfo_t fi{};
+    const nvmlReturn_t r = n.GetGpuFabricInfo(d, &fi);
+    answer(&a.fabric_state, r, static_cast<unsigned>(fi.state));
+    answer(&a.fabric_status, r, static_cast<unsigned>(fi.status));
+  } else {
+    absent(&a.fabric_state, "nvmlDeviceGetGpuFabricInfo");
+    absent(&a.fabric_status, "nvmlDeviceGetGpuFabricInfo");
+  }
+  // Lost: any answer said so, or the clocks cannot be read for that reason (as nvml_health asks).
+  unsigned v = 0;
+  if (lost_probe == kGpuIsLost || (n.GetClockInfo && n.GetClockInfo(d, kClockSm, &v) == kGpuIsLost)) a.lost = true;
+  return a;
 }
 
 XidWatch::XidWatch(const std::vector<std::string>& uuids, std::string* why_not) {

@@ -53,6 +53,40 @@ std::string needs_attention(const GpuHealth& h);
 // slowdown"); "" when none. Idle and application-clock settings are not slowdowns.
 std::string slowdown_reasons(std::uint64_t bits);
 
+// NVML's own view of a GPU's health before a run (the pre-flight, harness/runner/preflight.hpp):
+// each answer as NVML gave it, or why there is none. Every call may be missing (an older
+// driver's NVML, a GPU that does not support it) and says so in `missing`; nothing is judged here.
+template <class T>
+struct NvmlAnswer {
+  bool known = false;
+  T value{};
+  std::string missing;  // why not known: "not supported", "nvmlDeviceGetX missing from this NVML", ...
+};
+struct GpuPreflightAnswers {
+  std::string uuid;
+  std::string unavailable;  // NVML not loaded, or it does not know the GPU: nothing else was asked
+  bool lost = false;        // NVML says the GPU is lost (fallen off the bus)
+  // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION: 0 none, 1 GPU reset, 2 node reboot, 3 drain P2P,
+  // 4 drain and reset (5 recover the IMEX domain, 6 bus reset, 7 system reboot in newer drivers).
+  NvmlAnswer<unsigned> recovery_action;
+  // nvmlDeviceGetRemappedRows: rows remapped for correctable / uncorrectable errors, a remap
+  // pending (needs a reset), a remap that failed.
+  NvmlAnswer<unsigned> remapped_correctable, remapped_uncorrectable, remap_pending, remap_failed;
+  // nvmlDeviceGetRetiredPages (pre-Ampere page retirement): pages retired for multiple single-bit
+  // and for double-bit errors; nvmlDeviceGetRetiredPagesPendingStatus.
+  NvmlAnswer<unsigned> retired_sbe, retired_dbe, retired_pending;
+  NvmlAnswer<unsigned long long> ecc_volatile_uncorrected;  // since the driver loaded
+  NvmlAnswer<unsigned> persistence, mig;                     // 1 enabled, 0 disabled (current mode)
+  NvmlAnswer<unsigned> cc_feature, cc_ready;  // confidential computing: feature on; GPUs accepting work
+  // nvmlDeviceGetNvLinkState per link: 1 active, 0 inactive; the links the GPU does not have
+  // (NOT_SUPPORTED / INVALID_ARGUMENT) are left out; known with no links: no NVLink.
+  NvmlAnswer<std::vector<int>> nvlink;
+  // nvmlDeviceGetGpuFabricInfo: state 0 not supported, 1 not started, 2 in progress, 3 completed;
+  // status: NVML's return code of the registration (read when completed).
+  NvmlAnswer<unsigned> fabric_state, fabric_status;
+};
+GpuPreflightAnswers nvml_preflight_answers(const std::string& uuid);
+
 // Critical events (Xid errors, double-bit ECC) of the GPUs named, as they happen.
 struct XidEvent {
   std::string uuid;

@@ -135,6 +135,17 @@ void HealthWatch::mark_unhealthy(std::size_t gpu, const std::string& why) {
   }
 }
 
+void HealthWatch::stop_before_run(std::size_t gpu, const std::string& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (gpu >= g_.size()) return;
+  HealthEvent e;
+  e.what = why;
+  e.critical = true;
+  e.at_s = now();
+  g_[gpu].events.push_back(e);
+  mark_unhealthy(gpu, why);
+}
+
 void HealthWatch::heard(std::size_t gpu, const std::string& what, unsigned long long xid) {
   std::lock_guard<std::mutex> lock(mu_);
   if (gpu >= g_.size()) return;

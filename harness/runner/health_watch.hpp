@@ -54,6 +54,9 @@ class HealthWatch {
   // A snapshot of the GPU's state (clocks, throttle, temperature, power, ECC, remaps) under `label`.
   void snapshot(std::size_t gpu, const std::string& label);
 
+  // The pre-flight found GPU `gpu` unhealthy before the run (harness/runner/preflight.hpp): it
+  // is stopped before anything runs on it, `why` its reason.
+  void stop_before_run(std::size_t gpu, const std::string& why);
   // "" when GPU `gpu` stayed healthy, else why not: "Xid 79 at case X" / "GPU lost".
   std::string unhealthy(std::size_t gpu) const;
   std::vector<HealthEvent> events(std::size_t gpu) const;

@@ -39,7 +39,8 @@ CaseResult not_run(const Case& c, const std::string& why) {
   CaseResult r;
   r.name = c.name;
   r.obs.verdict = Verdict::not_run;
-  r.obs.reason = "not run: GPU unhealthy, " + why;
+  // The pre-flight's reason says itself that it came before the run.
+  r.obs.reason = why.rfind("unhealthy before the run", 0) == 0 ? "not run: " + why : "not run: GPU unhealthy, " + why;
   return r;
 }
 
@@ -81,6 +82,8 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   for (auto& s : stops) s.store(0);
   HealthWatch watch(opt.gpus, &stops);
   out.health_note = watch.note();
+  for (std::size_t i = 0; i < opt.unhealthy_before.size() && i < stops.size(); ++i)
+    if (!opt.unhealthy_before[i].empty()) watch.stop_before_run(i, opt.unhealthy_before[i]);
   std::mutex report_mu;
   auto report = [&](int gpu, const Case& c, const CaseResult& r) {
     if (gpu >= 0) watch.case_finished(static_cast<std::size_t>(gpu), c);

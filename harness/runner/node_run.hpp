@@ -30,6 +30,9 @@ struct NodeRunOptions {
   // Each result as it comes; `gpu` is the index in `gpus` (0 without GPUs), or -1 for a host-only
   // case (it ran once for the node).
   std::function<void(int gpu, const Case&, const CaseResult&)> on_result;
+  // Per GPU (as `gpus`): "" or why the pre-flight found it unhealthy before the run
+  // (harness/runner/preflight.hpp); such a GPU runs nothing and its cases are not-run.
+  std::vector<std::string> unhealthy_before;
 };
 
 struct NodeOutcome {
