@@ -6,6 +6,7 @@
 
 #include "cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/fixture/param_decl.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/citations.hpp"
@@ -156,7 +157,7 @@ int cmd_fixtures(const Options&) {
     for (auto& k : f->expect_keys) std::cout << " " << k;
     std::cout << "\n";
     // Typed declarations (issue 45): the values each takes, its default, what it means.
-    for (const ParamDecl& d : f->declared)
+    for (const ParamDecl& d : declared_params(f->name))
       std::cout << "    " << d.name << ": " << d.allowed_text() << (d.fallback.empty() ? "" : " (default " + d.fallback + ")")
                 << (d.meaning.empty() ? "" : " -- " + d.meaning) << "\n";
   }

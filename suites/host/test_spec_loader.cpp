@@ -2,7 +2,7 @@
 // file:line:col with a message naming the problem.
 #include <catch2/catch.hpp>
 
-#include "harness/fixture/fixture.hpp"
+#include "harness/fixture/param_decl.hpp"
 #include "harness/spec/catalog.hpp"
 
 using namespace cuconform;
@@ -56,25 +56,22 @@ TEST_CASE("a missing specs folder is an error, not a crash", "[host][spec]") {
 }
 
 TEST_CASE("typed parameters: declarations check values, give defaults, and are listed", "[host][spec][params]") {
-  const FixtureInfo* copy = find_fixture("ldgsts.copy");
-  REQUIRE(copy);
-  const ParamDecl* op = copy->declaration("op");
+  const ParamDecl* op = declared_param("ldgsts.copy", "op");
   REQUIRE(op);
   CHECK(op->refuse("ca16").empty());
   CHECK(op->refuse("ca32") == "'ca32' is not one of ca4|ca8|ca16|cg16");
   CHECK(op->refuse("CA16") != "");  // exact: no case folding
-  const ParamDecl* per = copy->declaration("per_thread");
+  const ParamDecl* per = declared_param("ldgsts.copy", "per_thread");
   REQUIRE(per);
   CHECK(per->fallback == "4");
   CHECK(per->refuse("0") != "");
   CHECK(per->refuse("8").empty());
   CHECK(per->refuse("8x") == "'8x' is not a whole number (1..64)");
-  const ParamDecl* bytes = find_fixture("performance.elect_issue")->declaration("bytes");
+  const ParamDecl* bytes = declared_param("performance.elect_issue", "bytes");
   REQUIRE(bytes);
   CHECK(bytes->refuse("256").empty());
   CHECK(bytes->refuse("24") == "'24' is outside 16..1024 step 16");
   // A fixture without declarations keeps working: names only.
-  const FixtureInfo* echo = find_fixture("selftest.echo");
-  REQUIRE(echo);
-  CHECK(echo->declaration("value") == nullptr);
+  CHECK(declared_params("selftest.echo").empty());
+  CHECK(declared_param("selftest.echo", "value") == nullptr);
 }
