@@ -6,8 +6,10 @@
 
 #include "cli/verbs.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/fixture/param_decl.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
+#include "harness/spec/citations.hpp"
 #include "harness/spec/consumers.hpp"
 #include "harness/spec/machine_paths.hpp"
 #include "harness/spec/statements.hpp"
@@ -97,6 +99,14 @@ int cmd_lint(const Options& o) {
     std::cerr << "cuconform: " << finding_paths.size() << " absolute path(s) in the findings' READMEs\n";
     return kExitBadInput;
   }
+  // Cited PTX ISA and seed sections that the reference files hold (../shared beside the project).
+  const ReferenceIndex refs = load_reference_index(cat.dir + "/../../shared");
+  const auto citations = check_citations(cat, refs);
+  for (auto& e : citations) std::cerr << e.str() << "\n";
+  if (!citations.empty()) {
+    std::cerr << "cuconform: " << citations.size() << " citation(s) of sections " << refs.dir << " does not hold\n";
+    return kExitBadInput;
+  }
   int planned = 0, naming = 0, relying = 0;
   std::map<Basis, int> by_basis;
   for (auto& r : cat.rules) {
@@ -116,6 +126,9 @@ int cmd_lint(const Options& o) {
   if (consumers.available)
     std::cout << "consumers: " << consumers.consumers.size() << " in " << consumers.dir << ", " << consumers.behaviours.size()
               << " relied-upon behaviours; " << relying << " rules name the behaviours they prove\n";
+  std::cout << "citations: " << (refs.available ? "every cited PTX ISA and seed section is in " + refs.dir
+                                                 : "no reference files at " + refs.dir + " (not checked)")
+            << "\n";
   if (tables.available) {
     int rows = 0;
     for (auto& t : tables.tables) rows += static_cast<int>(t.rows.size());
@@ -198,6 +211,10 @@ int cmd_fixtures(const Options&) {
     std::cout << "\n    expect:";
     for (auto& k : f->expect_keys) std::cout << " " << k;
     std::cout << "\n";
+    // Typed declarations (issue 45): the values each takes, its default, what it means.
+    for (const ParamDecl& d : declared_params(f->name))
+      std::cout << "    " << d.name << ": " << d.allowed_text() << (d.fallback.empty() ? "" : " (default " + d.fallback + ")")
+                << (d.meaning.empty() ? "" : " -- " + d.meaning) << "\n";
   }
   return kExitOk;
 }

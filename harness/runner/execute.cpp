@@ -6,6 +6,7 @@
 #include "harness/driver/gpu.hpp"
 #include "harness/driver/nvml.hpp"
 #include "harness/fixture/fixture.hpp"
+#include "harness/fixture/param_decl.hpp"
 #include "harness/util/physical_bounds.hpp"
 #include "harness/util/tools.hpp"
 
@@ -16,6 +17,16 @@ static Observation run_fixture(const Case& c, Gpu* gpu) {
   const FixtureInfo* fx = find_fixture(r.fixture);
   if (!fx) return Observation::not_supported("unknown fixture " + r.fixture);  // lint prevents this
   const std::string want_fault = c.expect.str("fault");
+  // Typed parameters: the fixture receives only values its declarations allow (lint refuses the
+  // others in the specs; this holds for cases made any other way).
+  for (const ParamDecl& d : declared_params(r.fixture))
+    if (c.has_param(d.name))
+      if (std::string why = d.refuse(c.param(d.name)); !why.empty()) {
+        Observation bad;
+        bad.verdict = Verdict::crash;
+        bad.reason = "param '" + d.name + "' refused before the fixture ran: " + why;
+        return bad;
+      }
   FixtureContext ctx{c, gpu};
   Observation o;
   try {

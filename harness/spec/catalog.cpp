@@ -9,6 +9,7 @@
 #include <set>
 
 #include "harness/fixture/fixture.hpp"
+#include "harness/fixture/param_decl.hpp"
 #include "harness/spec/constraint.hpp"
 #include "harness/spec/expand.hpp"
 #include "harness/spec/machine_paths.hpp"
@@ -285,7 +286,7 @@ class FileLoader {
           if (uniq.size() != ax.values.size()) error(it->second.Mark(), "param '" + ax.name + "' repeats a value");
           if (fx && ax.name != "variant" && !fx->params.count(ax.name) && !fx->optional_params.count(ax.name))
             error(it->first.Mark(), "fixture " + fx->name + " takes no parameter '" + ax.name + "'");
-          if (const ParamDecl* d = fx ? fx->declaration(ax.name) : nullptr) check_declared(*d, *fx, it->second, ax.values);
+          if (const ParamDecl* d = fx ? declared_param(fx->name, ax.name) : nullptr) check_declared(*d, *fx, it->second, ax.values);
           r->params.push_back(std::move(ax));
         }
       }

@@ -60,7 +60,7 @@ Decision decide_at_least(const RatioBound& b, double boundary) {
 DecisionPlan DecisionPlan::for_reps(int reps) {
   DecisionPlan p;
   p.first_pairs = std::max(reps, p.first_pairs);
-  p.budget_pairs = 4 * p.first_pairs;
+  p.budget_pairs = 8 * p.first_pairs;
   if (const char* e = std::getenv("CUCONFORM_PAIRS_BUDGET"); e && *e) {
     char* end = nullptr;
     const long v = std::strtol(e, &end, 10);

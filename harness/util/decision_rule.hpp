@@ -48,10 +48,10 @@ constexpr double kNotSlowerTolerance = 0.05;
 
 struct DecisionPlan {
   int first_pairs = 9;    // at alpha 0.005 the extreme ratios bound the median from 8 pairs on
-  int budget_pairs = 36;  // the stated budget: the pairs measured at most
+  int budget_pairs = 72;  // the stated budget: the pairs measured at most
   int looks = 3;          // first_pairs, then doubled, up to the budget
   double alpha = 0.005;
-  // At least `reps` pairs first (the fixture's own count), budget 4x that; $CUCONFORM_PAIRS_BUDGET
+  // At least `reps` pairs first (the fixture's own count), budget 8x that; $CUCONFORM_PAIRS_BUDGET
   // raises or lowers the budget (at least the first look).
   static DecisionPlan for_reps(int reps);
   std::vector<int> stages() const;  // the pair counts at which the rule looks

@@ -49,12 +49,12 @@ TEST_CASE("decision rule: the sign-test bound on the median ratio", "[host][deci
   r = paired_ratio_bound(std::vector<double>(a.begin(), a.begin() + 7), std::vector<double>(7, 1.0), 0.005);
   CHECK_FALSE(r.bounded());
   CHECK(decide_at_least(r, 0.5) == Decision::undecided);
-  // 36 pairs: the bound moves inwards (k = 11: P(X <= 10) = 0.0057 > 0.005, so k = 10 ... whichever
-  // is largest with the miss probability <= alpha), and each side misses with at most alpha.
+  // 36 pairs: the bound moves inwards to the largest k whose miss probability P(X <= k - 1) is
+  // still <= alpha (k = 10), and each side misses with at most alpha.
   std::vector<double> many, ones(36, 1.0);
   for (int i = 0; i < 36; ++i) many.push_back(0.8 + 0.01 * i);
   r = paired_ratio_bound(many, ones, 0.005);
-  CHECK(r.order > 1);
+  CHECK(r.order == 10);
   CHECK(binomial_half_cdf(36, r.order - 1) <= 0.005);
   CHECK(binomial_half_cdf(36, r.order) > 0.005);
   CHECK(r.lo == Approx(many[static_cast<size_t>(r.order - 1)]));
@@ -67,8 +67,8 @@ TEST_CASE("decision rule: the sign-test bound on the median ratio", "[host][deci
 TEST_CASE("decision rule: three outcomes, more pairs only while undecided", "[host][decision-rule]") {
   const DecisionPlan plan = DecisionPlan::for_reps(7);
   CHECK(plan.first_pairs == 9);
-  CHECK(plan.budget_pairs == 36);
-  CHECK(plan.stages() == std::vector<int>{9, 18, 36});
+  CHECK(plan.budget_pairs == 72);
+  CHECK(plan.stages() == std::vector<int>{9, 18, 72});
   const double boundary = not_slower_boundary(1.0);
   CHECK(boundary == Approx(0.95));
 
@@ -89,7 +89,7 @@ TEST_CASE("decision rule: three outcomes, more pairs only while undecided", "[ho
     Series a(5, 95, 0.30), b(6, 100, 0.30);
     const SampledRatio s = sample_ratio(std::ref(a), std::ref(b), plan, &boundary);
     CHECK(s.decision == Decision::undecided);
-    CHECK(s.first.size() == 36);
+    CHECK(s.first.size() == 72);
     CHECK(s.bound.lo < 0.95);
     CHECK(s.bound.hi >= 0.95);
   }
