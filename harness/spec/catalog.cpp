@@ -382,7 +382,7 @@ class FileLoader {
       if (!r.planned)
         error(n.Mark(), "rule " + r.id + " needs 'basis:' (" + names +
                             "): what its expectation rests on: the documents promise it, leave it undefined, a compiler "
-                            "emits it today, or it checks the suite's own kernels");
+                            "emits it today, it checks the suite's own kernels, or a named consumer's code depends on it");
       else r.basis = r.kind == Kind::undefined ? Basis::undefined : r.kind == Kind::codegen ? Basis::toolchain : Basis::documented;
       return;
     }

@@ -83,7 +83,7 @@ TEST_CASE("consumers: the index loads with each behaviour's where, documents and
   CHECK(consumers_dir_for("a/specs/") == "a/consumers");
   CHECK(consumer_of("cuda-samples.x.y") == "cuda-samples");
   CHECK(consumers_of({"cutlass.a.b", "cub.c.d", "cutlass.e.f"}) == "cutlass, cub");
-  CHECK_FALSE(load_consumers(consumers_dir_for(testdata("specs"))).available);
+  CHECK_FALSE(load_consumers(consumers_dir_for(temp_dir("consumers-none") + "/specs")).available);
 }
 
 TEST_CASE("consumers: bad index files are errors at file:line:col", "[host][spec][consumers]") {
