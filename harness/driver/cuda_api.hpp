@@ -27,10 +27,12 @@ namespace cuconform {
 // a fixture that needs one reports not-supported with missing_entry_point()'s reason.
 // The virtual memory management calls (cuMem{Create,Map,...}) make two virtual aliases of one
 // physical allocation (proxy.alias). The peer calls serve the rules that need two GPUs (multi_gpu).
+// cuMemAllocManaged: the managed memory of consumer rules (harness/driver/kernel_memory.hpp).
 #define CUCONFORM_DRIVER_OPTIONAL_ENTRY_POINTS(X) X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeIm2colWide) \
   X(cuMemGetAllocationGranularity) X(cuMemCreate) X(cuMemRelease) X(cuMemAddressReserve) X(cuMemAddressFree) \
   X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) \
-  X(cuDeviceCanAccessPeer) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync)
+  X(cuDeviceCanAccessPeer) X(cuDeviceGetP2PAttribute) X(cuCtxEnablePeerAccess) X(cuMemcpyPeerAsync) \
+  X(cuMemAllocManaged)
 
 struct CudaApi {
 #define CUCONFORM_DECLARE(name) decltype(&::name) name = nullptr;

@@ -1,4 +1,5 @@
 #include "harness/driver/gpu.hpp"
+#include "harness/driver/programmatic_launch.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -335,8 +336,10 @@ double Gpu::take_module_load_s() {
   return s;
 }
 
-void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
-  OnGpu on(*this);
+namespace {
+
+// The one launch path: cluster dimensions and the programmatic-dependent-launch attribute as asked.
+void launch_on(CUstream stream, CUfunction f, const LaunchConfig& cfg, void** args, bool programmatic) {
   if (cfg.smem > 48 * 1024)
     CU_CHECK(CU_API.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                        static_cast<int>(cfg.smem)));
@@ -348,17 +351,38 @@ void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
   lc.blockDimY = cfg.block[1];
   lc.blockDimZ = cfg.block[2];
   lc.sharedMemBytes = cfg.smem;
-  lc.hStream = stream_;
-  CUlaunchAttribute attr{};
+  lc.hStream = stream;
+  CUlaunchAttribute attrs[2] = {};
+  unsigned n = 0;
   if (cfg.cluster[0]) {
-    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    attr.value.clusterDim.x = cfg.cluster[0];
-    attr.value.clusterDim.y = cfg.cluster[1] ? cfg.cluster[1] : 1;
-    attr.value.clusterDim.z = cfg.cluster[2] ? cfg.cluster[2] : 1;
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attrs[n].value.clusterDim.x = cfg.cluster[0];
+    attrs[n].value.clusterDim.y = cfg.cluster[1] ? cfg.cluster[1] : 1;
+    attrs[n].value.clusterDim.z = cfg.cluster[2] ? cfg.cluster[2] : 1;
+    ++n;
+  }
+  if (programmatic) {
+    attrs[n].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[n].value.programmaticStreamSerializationAllowed = 1;
+    ++n;
+  }
+  if (n) {
+    lc.attrs = attrs;
+    lc.numAttrs = n;
   }
   CU_CHECK(CU_API.cuLaunchKernelEx(&lc, f, args, nullptr));
+}
+
+}  // namespace
+
+void Gpu::launch_raw(CUfunction f, const LaunchConfig& cfg, void** args) {
+  OnGpu on(*this);
+  launch_on(stream_, f, cfg, args, false);
+}
+
+void launch_programmatic_raw(Gpu& gpu, CUfunction f, const LaunchConfig& cfg, void** args) {
+  OnGpu on(gpu);
+  launch_on(gpu.stream(), f, cfg, args, true);
 }
 
 void Gpu::sync(double timeout_s) {
