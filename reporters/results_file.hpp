@@ -35,10 +35,9 @@ struct RunInfo {
   // False when the file has no "device" object (or an empty one): which GPU ran it, or that none
   // did, is unknown; `history add` refuses such a run and the reports say so.
   bool has_device = true;
-  // The run's "health" object (the GPU health watch, compact JSON; "" where the run had none) and
-  // what it says: health_verdict "" where not watched, "healthy" or "unhealthy: WHY"; xids the
-  // Xid and other events the watch did not expect ("Xid 79 at case X").
-  std::string health_json, health_verdict;
+  // What the "health" object says: health_verdict "" where not watched, "healthy" or
+  // "unhealthy: WHY"; xids the Xid and other events the watch did not expect ("Xid 79 at case X").
+  std::string health_verdict;
   std::vector<std::string> xids;
   bool unhealthy() const { return health_verdict.rfind("unhealthy", 0) == 0; }
   // "" for a run that finished; else what cut it off and how far it got: "cut off by SIGTERM, 926
