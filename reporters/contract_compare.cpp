@@ -119,7 +119,18 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
     r->items.push_back(i);
   }
   for (const CaseRow& row : base.cases)
-    if (outcome(&row) && !outcome(now.find(row.name))) ++removed;
+    if (outcome(&row) && !outcome(now.find(row.name))) {
+      ++removed;
+      // Across two suite versions a case of BASE that NEW's whole run lacks left the suite (a rule
+      // removed or its cases renamed): removed, not a case NEW failed to judge. A run cut off, on
+      // a lost GPU or filtered otherwise is not judged as a whole or per case, as before.
+      if (contract && bver != nver)
+        for (CompareItem& i : r->items)
+          if (i.name == row.name && i.kind == Change::not_judged) {
+            i.kind = Change::removed;
+            i.reason = "not in NEW's suite " + nver + " (BASE's suite " + bver + " had it)";
+          }
+    }
 
   // 3. Shadow rules and the gated tiers: what would gate is reported instead.
   for (CompareItem& i : r->items) {
