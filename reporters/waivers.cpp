@@ -141,7 +141,7 @@ std::string waivers_html(const KnownList& known, const Fleet& f) {
   if (used.empty()) return "";
   std::ostringstream o;
   o << "<section id=\"waivers\"><h2>Waivers in force (by expiry, judged on " << html::esc(known.today) << ")</h2>\n"
-    << "<table><thead><tr><th>expires</th><th>entry</th><th>class</th><th>owner</th><th>cases</th><th>link</th></tr></thead><tbody>\n";
+    << "<table style=\"width:100%;table-layout:fixed;overflow-wrap:anywhere;word-break:break-all\"><thead><tr><th>expires</th><th>entry</th><th>class</th><th>owner</th><th>cases</th><th>link</th></tr></thead><tbody>\n";
   for (auto& u : used) {
     const KnownEntry& e = *u.entry;
     o << "<tr><td>" << html::esc(expiry(e)) << (e.expired ? " <b>EXPIRED: gates again</b>" : "") << "</td><td><code>" << html::esc(e.what())
