@@ -225,11 +225,13 @@ struct Dicts {
   Dict cases, texts, names;
 };
 
-void add_file(Db& db, Dicts& d, const std::string& file, AddSummary& sum) {
+void add_file(Db& db, const std::string& file, AddSummary& sum) {
   auto note = [&](const std::string& line) { sum.lines.push_back(line); };
-  Dict &cases = d.cases, &texts = d.texts, &names = d.names;
   std::set<std::int64_t> rebuild;
   DbTransaction tx(db, true);
+  // Read inside the write transaction: another runner may have added names since the last file.
+  Dicts d(db);
+  Dict &cases = d.cases, &texts = d.texts, &names = d.names;
   AddSummary file_sum;  // counted into sum only once the file is committed
   std::vector<std::string> file_lines;
   {
@@ -318,16 +320,13 @@ void add_file(Db& db, Dicts& d, const std::string& file, AddSummary& sum) {
 
 AddSummary history_add(Db& db, const std::vector<std::string>& files) {
   AddSummary sum;
-  std::optional<Dicts> dicts;
   for (auto& file : files) {
-    if (!dicts) dicts.emplace(db);
     try {
-      add_file(db, *dicts, file, sum);
+      add_file(db, file, sum);
     } catch (const ResultsError& e) {
       // Named, and the night goes on: one truncated file (a full disk, an NFS hiccup) never
-      // blanks the others. The dictionaries may hold ids of the rolled-back rows: read again.
+      // blanks the others.
       sum.unreadable.push_back(e.what());
-      dicts.reset();
     }
   }
   return sum;

@@ -188,10 +188,11 @@ TEST_CASE("history add refuses a truncated or malformed file with FILE:LINE and 
       {"schema.json", "unknown schema 'cuconform-results/2'"},
       {"notjson.json", dir + "/notjson.json:1:"},
   };
+  int k = 0;
   for (auto& b : bad) {
     // A good file before and after the bad one: both stored, the bad one named and not stored
     // (a night with one truncated file keeps the rest), exit 2.
-    std::string one = fresh_db("bad-" + b.file);
+    std::string one = fresh_db("bad" + std::to_string(++k));
     Exe e = cuconform_cli("history add --db " + quote(one) + " " + quote(n.file(1)) + " " + quote(dir + "/" + b.file) + " " + quote(n.file(2)));
     INFO(b.file << ": " << e.out);
     CHECK(e.rc == 2);
@@ -257,7 +258,7 @@ TEST_CASE("history: a kill in the middle of an add keeps the files committed bef
   REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + more).rc == 0);
   CHECK(stored_runs(db) == 20);
   // The same history as one uninterrupted add of every file: nothing of the killed file was kept.
-  std::string straight = fresh_db("killed-straight");
+  std::string straight = fresh_db("killedstraight");
   REQUIRE(cuconform_cli("history add --db " + quote(straight) + " " + quote(n.file(1)) + " " + quote(n.file(2)) + " " + more).rc == 0);
   CHECK(changes_fingerprint(db) == changes_fingerprint(straight));
   if (!on_postgresql()) {
