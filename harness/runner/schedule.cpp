@@ -24,4 +24,10 @@ int default_gpu_lanes(std::string* why, int gpus) {
   return gpu_lanes_for(sms, mem, static_cast<int>(std::thread::hardware_concurrency()), gpus, why);
 }
 
+std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after) {
+  if (left <= 1) return 1;
+  if (lists_after) return 2;
+  return std::min(left, static_cast<std::size_t>(std::max(2, depth)));
+}
+
 }  // namespace cuconform

@@ -11,6 +11,7 @@
 //             may fault, hang or corrupt the context), one at a time with nothing else on the
 //             GPU, last (supervisor.cpp says why they no longer run side by side).
 // Host-only cases (ptxas, cuobjdump, nvcc, planned) run in host lanes beside all of this.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,14 @@ namespace cuconform {
 // memory, at most 8 (an H100 or H200: 132 SMs, 16 cores -> 8). More lanes buy little: the driver
 // makes contexts one at a time (ci/probes/context_cost.py). `why` says how the number was chosen.
 int default_gpu_lanes(std::string* why, int gpus = 1);
+
+// How many gated workers of one isolated list to keep started (the one about to run and its
+// spares), with `left` cases of it still to run: one for a list of one case; two while lists
+// after it wait for their own workers ahead; else up to `depth`. The records' list is last, and
+// its records fault one after another: one spare was still making its context at most of its
+// gos (2026-11-28, H200: the lane 25.2 s with one spare and spec reading in line, 16.3 s with up
+// to three and the context made while the specs are read).
+std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);
 
 
 }  // namespace cuconform

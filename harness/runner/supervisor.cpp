@@ -355,14 +355,15 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       const auto& list = iso_items[i];
       std::size_t skip = 0;
       while (skip < list.size() && !sh.stopping()) {
-        // Keep three ahead: a spare for this list while it has cases after the running one, then
-        // the next lists.
+        // Keep `prestart_depth` ahead: spares for this list while it has cases after the running
+        // one (isolated_workers_ahead), then the next lists.
         if (opt.prestart_isolated) {
           if (next_item <= i) next_item = i + 1;
-          // The first of this list's workers ahead is the one about to run; a spare is a second.
+          // The first of this list's workers ahead is the one about to run; spares come after it.
           std::size_t for_this = 0;
           for (auto& a : ahead) for_this += a.item == i;
-          const std::size_t want_this = list.size() - skip > 1 ? 2 : 1;
+          const std::size_t want_this =
+              isolated_workers_ahead(list.size() - skip, opt.prestart_depth, next_item < iso_items.size());
           while (for_this < want_this) {
             // Spares go right after this list's workers, before the next lists'.
             auto pos = ahead.begin();

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "harness/runner/execute.hpp"
 #include "harness/runner/worker.hpp"
 #include "harness/util/deadline.hpp"
 
@@ -86,6 +87,7 @@ Worker spawn(const std::string& specs, const std::vector<const Case*>& batch, bo
   // 0.15 s a process on the GPU machine, one file a tenth of that).
   std::vector<std::string> args = {"--specs", specs};
   if (gated) args.push_back("--gate");
+  if (std::any_of(batch.begin(), batch.end(), [](const Case* c) { return case_needs_driver(*c); })) args.push_back("--open-gpu");
   std::vector<std::string> files;
   for (const Case* c : batch)
     if (std::find(files.begin(), files.end(), c->rule->loc.file) == files.end()) files.push_back(c->rule->loc.file);

@@ -34,12 +34,12 @@ const std::set<std::string> kErratumKeys = {"says", "wrong", "fix", "evidence"};
 
 class FileLoader {
  public:
-  FileLoader(const std::string& file, Catalog& cat) : file_(file), cat_(cat) {}
+  FileLoader(const std::string& file, Catalog& cat, SpecRead read) : file_(file), cat_(cat), read_(read) {}
 
   void load(std::set<std::string>& ids, std::set<std::string>& areas) {
     YAML::Node root;
     try {
-      root = load_yaml_file(file_);
+      root = read_ == SpecRead::bounded ? load_yaml_file(file_) : load_yaml_file_checked_before(file_);
     } catch (const YAML::ParserException& e) {
       error(e.mark, "YAML syntax error: " + e.msg);
       return;
@@ -457,6 +457,7 @@ class FileLoader {
 
   std::string file_;
   Catalog& cat_;
+  SpecRead read_;
 };
 
 }  // namespace
@@ -467,11 +468,11 @@ const Case* Catalog::find_case(const std::string& name) const {
   return nullptr;
 }
 
-Catalog load_spec_files(const std::vector<std::string>& files, const std::string& dir) {
+Catalog load_spec_files(const std::vector<std::string>& files, const std::string& dir, SpecRead read) {
   Catalog cat;
   cat.dir = dir;
   std::set<std::string> ids, areas;
-  for (auto& f : files) FileLoader(f, cat).load(ids, areas);
+  for (auto& f : files) FileLoader(f, cat, read).load(ids, areas);
   std::set<std::string> names;
   const bool jit = codegen_env_is_jit();
   for (auto& r : cat.rules) {

@@ -31,8 +31,12 @@ struct Catalog {
 
 // All *.yaml files of `dir`, sorted by name.
 Catalog load_catalog(const std::string& dir);
+// How a spec file's YAML is read: with the bounds of yaml_bounded.hpp, or (a worker) without them,
+// because the supervisor that named the files loaded them with the bounds in this run.
+enum class SpecRead { bounded, checked_before };
 // The given files (tests use this for single broken specs).
-Catalog load_spec_files(const std::vector<std::string>& files, const std::string& dir = "");
+Catalog load_spec_files(const std::vector<std::string>& files, const std::string& dir = "",
+                        SpecRead read = SpecRead::bounded);
 
 // Where the specs are when --specs is not given: $CUCONFORM_SPECS, then beside the
 // executable (specs/, ../share/cuconform/specs), then the source tree it was built from.

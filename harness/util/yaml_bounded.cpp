@@ -100,4 +100,6 @@ YAML::Node load_yaml_file(const std::string& path) {
   return load_yaml_text(text.str());
 }
 
+YAML::Node load_yaml_file_checked_before(const std::string& path) { return YAML::LoadFile(path); }
+
 }  // namespace cuconform

@@ -27,6 +27,10 @@ constexpr std::size_t kMaxYamlAliasNodes = 100000;
 // it ("nesting deeper than 64 levels ...", "aliases expand to more than 100000 nodes ...",
 // "a value of 30000 characters ...").
 YAML::Node load_yaml_file(const std::string& path);
+// The same file read again in a process its checked reader started (a worker reading the spec files
+// its supervisor loaded with the bounds a moment before): the bounds pass is a second parse of the
+// text, about 40% of a worker's spec reading, which is on the isolated lane's critical path.
+YAML::Node load_yaml_file_checked_before(const std::string& path);
 // The same for text.
 YAML::Node load_yaml_text(const std::string& text);
 

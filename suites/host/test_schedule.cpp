@@ -79,3 +79,12 @@ TEST_CASE("host-tool cases run in the host lanes, isolated records of a tool's o
   CHECK_FALSE(host("ldgsts.hints.cache_policy.evict_last.ca4"));              // a GPU case tagged faults
   CHECK_FALSE(host("ldgsts.copy.data.ca4.threads32.src_elem0"));              // a GPU case
 }
+
+TEST_CASE("isolated workers started ahead: the records' list, last, keeps up to the depth; a list before others keeps one spare", "[host][schedule]") {
+  CHECK(isolated_workers_ahead(1, 3, false) == 1);   // its last case: no spare
+  CHECK(isolated_workers_ahead(1, 3, true) == 1);
+  CHECK(isolated_workers_ahead(40, 3, true) == 2);   // lists after it need their own workers ahead
+  CHECK(isolated_workers_ahead(40, 3, false) == 3);  // the last list: the depth
+  CHECK(isolated_workers_ahead(2, 6, false) == 2);   // never more than its cases left
+  CHECK(isolated_workers_ahead(40, 1, false) == 2);  // a spare even at depth 1 (as before)
+}
