@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "harness/runner/node_run.hpp"
+#include "harness/runner/schedule.hpp"
 
 namespace cuconform {
 
@@ -148,8 +149,8 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     s.phase = Phase::host;
     s.worker = WorkerKind::host;
     s.cases = host;
-    s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : std::clamp(cores - 2, 1, 8), std::max<int>(1, host.size()));
-    s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8";
+    s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : default_host_lanes(cores), std::max<int>(1, host.size()));
+    s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8 (16 from 32 cores)";
     s.workers = make_chunks(host, s.lanes, 4, 8);
     s.why = "host tools and planned cases, once for the node, beside every phase";
     add(std::move(s));
@@ -168,7 +169,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
       const NodeGpu* gpu = gpus.empty() ? nullptr : &gpus[static_cast<std::size_t>(g)];
       s.lanes = gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, &s.lanes_why);
     }
-    s.workers = make_chunks(shared, s.lanes, 2, 8);
+    s.workers = make_chunks(shared, s.lanes, o.lane_chunks, 8);
     s.why = "cases that may share the GPU, in parallel lanes";
     add(std::move(s));
   }
@@ -249,7 +250,8 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     plan.options.emplace_back(name, value + " (" + source_of(o, key) + ")");
   };
   opt("gpu lanes", o.gpu_lanes > 0 ? std::to_string(o.gpu_lanes) : "automatic", "jobs");
-  opt("host lanes", o.host_lanes > 0 ? std::to_string(o.host_lanes) : "automatic", "host_lanes");
+  opt("host lanes", o.host_lanes > 0 ? std::to_string(o.host_lanes) : "automatic", "CUCONFORM_HOST_LANES");
+  opt("worker processes a parallel lane", std::to_string(o.lane_chunks), "CUCONFORM_LANE_CHUNKS");
   opt("isolated lane", o.isolated_alone ? "alone, last" : "beside the parallel lanes (unsafe)",
       o.isolated_alone ? "CUCONFORM_ISOLATED_ALONE" : "isolated_beside");
   opt("prestart isolated workers", o.prestart ? std::to_string(o.prestart_depth) + " ahead" : "off", "CUCONFORM_PRESTART");

@@ -24,10 +24,13 @@ namespace cuconform {
 
 struct PlanOptions {
   int gpu_lanes = 0;        // parallel GPU lanes a GPU (--jobs, $CUCONFORM_JOBS); 0: from the GPU and the cores
-  int host_lanes = 0;       // 0: the CPU cores less two, 1 to 8
+  int host_lanes = 0;       // $CUCONFORM_HOST_LANES; 0: default_host_lanes (schedule.hpp)
   int cores = 0;            // the host's CPU cores (0: std::thread::hardware_concurrency())
   bool prestart = true;     // $CUCONFORM_PRESTART: isolated workers started (gated) while the one before runs
   int prestart_depth = 3;   // $CUCONFORM_PRESTART_DEPTH
+  // $CUCONFORM_LANE_CHUNKS: worker processes (chunks) a parallel lane runs one after another. Two
+  // even out the lanes' ends; each is a context, and a node's contexts queue at the host.
+  int lane_chunks = 2;
   bool records_share = true;   // $CUCONFORM_BATCH_RECORDS: records share a worker, one at a time
   // Lever (off by default): findings tagged `faults` that expect no fault join the records' worker
   // ($CUCONFORM_FAULTS_SHARE=1): one that faults ends it after its result, as a record does, and

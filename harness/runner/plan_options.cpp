@@ -19,6 +19,20 @@ bool yes_no(const char* name, bool* out, std::string* error) {
   return true;
 }
 
+bool whole_number(const char* name, int lo, int hi, int* out, std::string* error) {
+  const char* v = std::getenv(name);
+  if (!v) return true;
+  const std::string s = v;
+  const bool digits = !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == std::string::npos;
+  const int n = digits ? std::stoi(s) : -1;
+  if (n < lo || n > hi) {
+    *error = std::string("$") + name + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not '" + s + "'";
+    return false;
+  }
+  *out = n;
+  return true;
+}
+
 }  // namespace
 
 bool plan_options_from_env(PlanOptions* o, std::string* error) {
@@ -36,6 +50,10 @@ bool plan_options_from_env(PlanOptions* o, std::string* error) {
     o->prestart_depth = d;
   }
   note("CUCONFORM_PRESTART_DEPTH");
+  if (!whole_number("CUCONFORM_LANE_CHUNKS", 1, 4, &o->lane_chunks, error)) return false;
+  note("CUCONFORM_LANE_CHUNKS");
+  if (!whole_number("CUCONFORM_HOST_LANES", 1, 64, &o->host_lanes, error)) return false;
+  note("CUCONFORM_HOST_LANES");
   if (!yes_no("CUCONFORM_BATCH_RECORDS", &o->records_share, error)) return false;
   note("CUCONFORM_BATCH_RECORDS");
   if (!yes_no("CUCONFORM_FAULTS_SHARE", &o->faults_share, error)) return false;
@@ -52,6 +70,7 @@ void apply_plan_options(const PlanOptions& o, SuperviseOptions* so) {
   so->host_lanes = o.host_lanes;
   so->prestart_isolated = o.prestart;
   so->prestart_depth = o.prestart_depth;
+  so->lane_chunks = o.lane_chunks;
   so->records_share_workers = o.records_share;
   so->faults_share_workers = o.faults_share;
   so->isolated_alone = o.isolated_alone;

@@ -30,6 +30,11 @@ int default_gpu_lanes(std::string* why, int gpus = 1);
 // its records fault one after another: one spare was still making its context at most of its
 // gos (2026-11-28, H200: the lane 25.2 s with one spare and spec reading in line, 16.3 s with up
 // to three and the context made while the specs are read).
+// Lanes for host-only cases (nvcc, ptxas, cuobjdump) on a host of `cores`: the cores less two, at
+// most 8, and at most 16 from 32 cores on. They bound the smoke profile: 9.1 s with 8 lanes,
+// 6.1 s with 14 on a 32-core two-H200 host (2026-11-28), its GPU part 3.5-4.3 s.
+int default_host_lanes(int cores);
+
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);
 
 

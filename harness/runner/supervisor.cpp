@@ -262,10 +262,6 @@ SuperviseOutcome collect(const std::vector<const Case*>& cases, Shared& sh, Supe
   return std::move(out);
 }
 
-int default_host_lanes() {
-  const int cores = static_cast<int>(std::thread::hardware_concurrency());
-  return std::clamp(cores - 2, 1, 8);
-}
 
 }  // namespace
 
@@ -300,7 +296,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   t.gpu_lane_count = gpu_lanes;
 
   // Host lanes take items from one queue, so a slow item does not hold the others back.
-  const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(),
+  const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(static_cast<int>(std::thread::hardware_concurrency())),
                                                            static_cast<int>(host_cases.size()));
   ItemQueue host_queue(make_chunks(host_cases, lanes, 4, 8));
   const auto t0 = Clock::now();
@@ -412,7 +408,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here (the driver
   // is their toolchain), and cut by count one chunk held mbarrier.compile.sm90_only_wrappers'
   // eight nvcc compiles (36 s of a 46 s parallel phase, H100 2026-11-25). A kernel case costs 1.
-  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, 2, 8));
+  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, opt.lane_chunks, 8));
   run_lanes(gpu_queue, gpu_lanes, sh, true);
   {
     std::lock_guard<std::mutex> lock(sh.mu);

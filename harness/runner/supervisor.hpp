@@ -31,13 +31,14 @@ struct SuperviseOptions {
   std::string specs_dir;
   double startup_s = 60;  // a worker's allowance to start and open the GPU
   double slack_s = 5;     // added to each case's timeout_s before it is killed
-  int host_lanes = 0;     // lanes for host-only cases; 0: the CPU cores less two, 1 to 8
+  int host_lanes = 0;     // lanes for host-only cases; 0: default_host_lanes (schedule.hpp)
   int gpu_lanes = 0;      // parallel GPU lanes for shared cases; 0: default_gpu_lanes() (from the GPU and the cores)
   int gpus_on_host = 1;   // GPUs run at once by this process (each gets its share of the CPU cores)
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
   // until that one has exited. false: start it only then (CUCONFORM_PRESTART=0).
   bool prestart_isolated = true;
   int prestart_depth = 3;  // how many isolated workers are started ahead (a spare of the records' among them)
+  int lane_chunks = 2;     // worker processes (chunks) a parallel lane runs one after another
   // Undefined-behaviour records share a worker (one at a time, alone on the GPU like every
   // isolated case); one that faults, hangs or kills it ends it and a spare takes over. false:
   // a process a record (CUCONFORM_BATCH_RECORDS=0), as cases expecting a fault always have.

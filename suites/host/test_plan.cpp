@@ -190,6 +190,40 @@ TEST_CASE("every scheduling switch is a plan option with its source; bad values 
   unsetenv("CUCONFORM_BATCH_RECORDS");
 }
 
+TEST_CASE("lane chunks and host lanes are plan options: the parallel step's workers follow them", "[host][plan]") {
+  REQUIRE(specs().ok());
+  setenv("CUCONFORM_LANE_CHUNKS", "1", 1);
+  setenv("CUCONFORM_HOST_LANES", "14", 1);
+  PlanOptions o = sixteen_cores();
+  std::string error;
+  REQUIRE(plan_options_from_env(&o, &error));
+  unsetenv("CUCONFORM_LANE_CHUNKS");
+  unsetenv("CUCONFORM_HOST_LANES");
+  const Plan one = make_plan(all_cases(), {h200(0)}, o);
+  const Plan two = make_plan(all_cases(), {h200(0)}, sixteen_cores());
+  std::map<std::string, std::string> opts(one.options.begin(), one.options.end());
+  CHECK(opts["worker processes a parallel lane"] == "1 ($CUCONFORM_LANE_CHUNKS)");
+  CHECK(opts["host lanes"] == "14 ($CUCONFORM_HOST_LANES)");
+  auto step = [](const Plan& p, Phase ph) {
+    for (const PlanStep& s : p.steps)
+      if (s.phase == ph) return s;
+    FAIL("no step");
+    return PlanStep{};
+  };
+  const PlanStep p1 = step(one, Phase::parallel), p2 = step(two, Phase::parallel);
+  CHECK(p1.lanes == p2.lanes);
+  CHECK(p1.workers.size() == static_cast<std::size_t>(p1.lanes));
+  CHECK(p2.workers.size() == static_cast<std::size_t>(2 * p2.lanes));
+  CHECK(step(one, Phase::host).lanes == 14);
+  for (const char* bad : {"0", "5", "two", "", "99999999999"}) {
+    setenv("CUCONFORM_LANE_CHUNKS", bad, 1);
+    PlanOptions b;
+    CHECK_FALSE(plan_options_from_env(&b, &error));
+    CHECK(error.find("CUCONFORM_LANE_CHUNKS") != std::string::npos);
+  }
+  unsetenv("CUCONFORM_LANE_CHUNKS");
+}
+
 TEST_CASE("lever faults_share: findings tagged faults join the records' worker; expected faults keep a process each",
           "[host][plan]") {
   REQUIRE(specs().ok());
