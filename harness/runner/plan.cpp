@@ -150,7 +150,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     s.worker = WorkerKind::host;
     s.cases = host;
     s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : default_host_lanes(cores), std::max<int>(1, host.size()));
-    s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8 (16 from 32 cores)";
+    s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8";
     s.workers = make_chunks(host, s.lanes, 4, 8);
     s.why = "host tools and planned cases, once for the node, beside every phase";
     add(std::move(s));

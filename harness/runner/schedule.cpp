@@ -24,7 +24,7 @@ int default_gpu_lanes(std::string* why, int gpus) {
   return gpu_lanes_for(sms, mem, static_cast<int>(std::thread::hardware_concurrency()), gpus, why);
 }
 
-int default_host_lanes(int cores) { return std::clamp(cores - 2, 1, cores >= 32 ? 16 : 8); }
+int default_host_lanes(int cores) { return std::clamp(cores - 2, 1, 8); }
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after) {
   if (left <= 1) return 1;

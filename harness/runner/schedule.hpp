@@ -31,8 +31,10 @@ int default_gpu_lanes(std::string* why, int gpus = 1);
 // gos (2026-11-28, H200: the lane 25.2 s with one spare and spec reading in line, 16.3 s with up
 // to three and the context made while the specs are read).
 // Lanes for host-only cases (nvcc, ptxas, cuobjdump) on a host of `cores`: the cores less two, at
-// most 8, and at most 16 from 32 cores on. They bound the smoke profile: 9.1 s with 8 lanes,
-// 6.1 s with 14 on a 32-core two-H200 host (2026-11-28), its GPU part 3.5-4.3 s.
+// most 8. More were measured on a 32-core two-H200 host (2026-11-28) and not kept: the smoke
+// profile took 6.1 s with 14 and 10.4 s with 16 (9.1 s with 8), and the whole suite 36.2-36.8 s
+// with 16 against 32.3-34.8 s with 8 (the host tools take the cores the GPU lanes' workers
+// start on). $CUCONFORM_HOST_LANES sets another number.
 int default_host_lanes(int cores);
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);

@@ -89,11 +89,10 @@ TEST_CASE("isolated workers started ahead: the records' list, last, keeps up to 
   CHECK(isolated_workers_ahead(40, 1, false) == 2);  // a spare even at depth 1 (as before)
 }
 
-TEST_CASE("host lanes: the cores less two, at most 8, at most 16 from 32 cores", "[host][schedule]") {
+TEST_CASE("host lanes: the cores less two, 1 to 8", "[host][schedule]") {
   CHECK(default_host_lanes(1) == 1);
   CHECK(default_host_lanes(2) == 1);
-  CHECK(default_host_lanes(16) == 8);   // one H200 machine
-  CHECK(default_host_lanes(31) == 8);
-  CHECK(default_host_lanes(32) == 16);  // a two-H200 host: 14 -> 16 lanes
-  CHECK(default_host_lanes(64) == 16);
+  CHECK(default_host_lanes(9) == 7);
+  CHECK(default_host_lanes(16) == 8);  // one H200 machine
+  CHECK(default_host_lanes(64) == 8);  // more were slower for the whole suite (schedule.hpp)
 }
