@@ -396,7 +396,8 @@ class FileLoader {
       if (!r.planned)
         error(n.Mark(), "rule " + r.id + " needs 'basis:' (" + names +
                             "): what its expectation rests on: the documents promise it, leave it undefined, a compiler "
-                            "emits it today, it checks the suite's own kernels, or a named consumer's code depends on it");
+                            "emits it today, it checks the suite's own kernels, a named consumer's code depends on it, or the "
+                            "documents read two ways and it tests one reading");
       else r.basis = r.kind == Kind::undefined ? Basis::undefined : r.kind == Kind::codegen ? Basis::toolchain : Basis::documented;
       return;
     }
