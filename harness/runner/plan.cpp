@@ -144,6 +144,17 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     s.cost = cost_of(s.cases);
     if (!s.cases.empty()) plan.steps.push_back(std::move(s));
   };
+  // A step of GPU g (and `peer`, -1: none) under `lock` with its cases and the workers' environment.
+  auto gpu_step = [&](Phase phase, int g, int peer, const char* lock, const std::vector<const Case*>& on) {
+    PlanStep s;
+    s.phase = phase;
+    s.gpu = g;
+    s.peer = peer;
+    s.lock = lock;
+    s.cases = on;
+    s.env = worker_env_for(gpus, g, peer);
+    return s;
+  };
   {
     PlanStep s;
     s.phase = Phase::host;
@@ -156,12 +167,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     add(std::move(s));
   }
   for (int g = 0; g < n; ++g) {
-    PlanStep s;
-    s.phase = Phase::parallel;
-    s.gpu = g;
-    s.lock = "shared";
-    s.cases = shared;
-    s.env = worker_env_for(gpus, g, -1);
+    PlanStep s = gpu_step(Phase::parallel, g, -1, "shared", shared);
     if (shared.size() > 1 && o.gpu_lanes > 0) {
       s.lanes = o.gpu_lanes;
       s.lanes_why = std::to_string(o.gpu_lanes) + " (" + source_of(o, "jobs") + ")";
@@ -175,13 +181,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
   }
   if (!pair_shared.empty())
     for (int g = 0; g < n; ++g) {
-      PlanStep s;
-      s.phase = Phase::pairs_shared;
-      s.gpu = g;
-      s.peer = (g + 1) % n;
-      s.lock = "shared";
-      s.cases = pair_shared;
-      s.env = worker_env_for(gpus, g, s.peer);
+      PlanStep s = gpu_step(Phase::pairs_shared, g, (g + 1) % n, "shared", pair_shared);
       s.lanes = 3;
       s.lanes_why = "3 a pair";
       s.workers = make_chunks(pair_shared, 3, 2, 8);
@@ -189,24 +189,14 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
       add(std::move(s));
     }
   for (int g = 0; g < n; ++g) {
-    PlanStep s;
-    s.phase = Phase::alone;
-    s.gpu = g;
-    s.lock = "exclusive";
-    s.cases = alone;
-    s.env = worker_env_for(gpus, g, -1);
+    PlanStep s = gpu_step(Phase::alone, g, -1, "exclusive", alone);
     s.workers = {alone};
     s.why = "the GPU to themselves (rates, latencies, weak-outcome frequencies), one worker";
     add(std::move(s));
   }
   for (int g = 0; g < n; ++g) {
-    PlanStep s;
-    s.phase = Phase::isolated;
-    s.gpu = g;
-    s.lock = "exclusive";
+    PlanStep s = gpu_step(Phase::isolated, g, -1, "exclusive", isolated);
     s.worker = WorkerKind::own;
-    s.cases = isolated;
-    s.env = worker_env_for(gpus, g, -1);
     s.workers = isolated_workers(isolated, o);
     s.prestart = o.prestart ? o.prestart_depth : 0;
     s.why = o.isolated_alone ? "expected faults and undefined behaviour: one process at a time, nothing else on the GPU, last"
@@ -217,14 +207,8 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     const auto rounds = peer_rounds(n);
     for (std::size_t r = 0; r < rounds.size(); ++r)
       for (auto [a, b] : rounds[r]) {
-        PlanStep s;
-        s.phase = Phase::pairs;
-        s.gpu = a;
-        s.peer = b;
+        PlanStep s = gpu_step(Phase::pairs, a, b, "exclusive", pair_rest);
         s.round = static_cast<int>(r);
-        s.lock = "exclusive";
-        s.cases = pair_rest;
-        s.env = worker_env_for(gpus, a, b);
         std::vector<const Case*> al, iso;
         for (const Case* c : pair_rest) (c->placement.isolated() ? iso : al).push_back(c);
         if (!al.empty()) s.workers.push_back(al);
@@ -235,11 +219,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
   }
   if (o.reruns > 0)
     for (int g = 0; g < n; ++g) {
-      PlanStep s;
-      s.phase = Phase::rerun;
-      s.gpu = g;
-      s.lock = "exclusive";
-      s.env = worker_env_for(gpus, g, -1);
+      PlanStep s = gpu_step(Phase::rerun, g, -1, "exclusive", {});
       s.why = "each failure of this GPU again, up to " + std::to_string(o.reruns) +
               " times, a fresh worker each; a later pass is a flake (two-GPU cases are not re-run)";
       s.cost = 0;

@@ -93,16 +93,7 @@ class FileLoader {
   }
 
   void check_keys(const YAML::Node& map, const std::set<std::string>& allowed, const std::string& what) {
-    std::set<std::string> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      std::string k = it->first.as<std::string>("");
-      if (!allowed.count(k)) {
-        std::string list;
-        for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        error(it->first.Mark(), "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
-      }
-      if (!seen.insert(k).second) error(it->first.Mark(), "duplicate key '" + k + "' in " + what);
-    }
+    check_map_keys(map, allowed, what, [this](const YAML::Mark& m, const std::string& msg) { error(m, msg); });
   }
 
   std::string scalar(const YAML::Node& map, const std::string& key, bool required) {
@@ -396,7 +387,8 @@ class FileLoader {
       if (!r.planned)
         error(n.Mark(), "rule " + r.id + " needs 'basis:' (" + names +
                             "): what its expectation rests on: the documents promise it, leave it undefined, a compiler "
-                            "emits it today, it checks the suite's own kernels, or a named consumer's code depends on it");
+                            "emits it today, it checks the suite's own kernels, a named consumer's code depends on it, or the "
+                            "documents read two ways and it tests one reading");
       else r.basis = r.kind == Kind::undefined ? Basis::undefined : r.kind == Kind::codegen ? Basis::toolchain : Basis::documented;
       return;
     }

@@ -105,16 +105,7 @@ class ConsumerLoader {
   }
 
   void check_keys(const YAML::Node& map, const std::set<std::string>& allowed, const std::string& what) {
-    std::set<std::string> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      std::string k = it->first.as<std::string>("");
-      if (!allowed.count(k)) {
-        std::string list;
-        for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        error(it->first.Mark(), "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
-      }
-      if (!seen.insert(k).second) error(it->first.Mark(), "duplicate key '" + k + "' in " + what);
-    }
+    check_map_keys(map, allowed, what, [this](const YAML::Mark& m, const std::string& msg) { error(m, msg); });
   }
 
   std::string str(const YAML::Node& map, const char* key) {

@@ -38,13 +38,14 @@ const char* to_string(Basis b) {
     case Basis::toolchain: return "toolchain";
     case Basis::self_check: return "self-check";
     case Basis::relied_upon: return "relied-upon";
+    case Basis::ambiguous: return "ambiguous";
   }
   return "?";
 }
 
 const std::vector<Basis>& all_bases() {
   static const std::vector<Basis> all = {Basis::documented, Basis::undefined, Basis::toolchain, Basis::self_check,
-                                             Basis::relied_upon};
+                                             Basis::relied_upon, Basis::ambiguous};
   return all;
 }
 
@@ -68,6 +69,8 @@ std::string basis_conflict(Basis basis, Kind kind) {
                                    : "basis 'undefined' is recorded, never judged: it needs kind 'undefined', not '" + k + "'";
   if (basis == Basis::toolchain && kind != Kind::codegen)
     return "basis 'toolchain' (what a compiler emits today) needs kind 'codegen', not '" + k + "'";
+  if (basis == Basis::ambiguous && kind != Kind::positive && kind != Kind::negative && kind != Kind::performance)
+    return "basis 'ambiguous' (one reading of text that reads two ways, judged) needs kind positive, negative or performance, not '" + k + "'";
   if (basis == Basis::self_check && kind != Kind::positive && kind != Kind::codegen)
     return "basis 'self-check' (a check of the suite's own kernels) needs kind positive or codegen, not '" + k + "'";
   return "";

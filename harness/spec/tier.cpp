@@ -30,7 +30,8 @@ bool parse_tier(const std::string& s, Tier* out) {
 // consumer's code) promise is the gate. A rule overrides this with `tier:`.
 Tier default_tier(Kind kind, Basis basis) {
   if (kind == Kind::undefined || basis == Basis::undefined || basis == Basis::toolchain) return Tier::informational;
-  if (kind == Kind::performance || basis == Basis::self_check) return Tier::extended;
+  // One reading of ambiguous text is judged, but the documents promise neither reading: not the gate.
+  if (kind == Kind::performance || basis == Basis::self_check || basis == Basis::ambiguous) return Tier::extended;
   return Tier::core;
 }
 

@@ -16,4 +16,18 @@ std::string required_scalar(const YAML::Node& map, const char* key,
   return v.Scalar();
 }
 
+void check_map_keys(const YAML::Node& map, const std::set<std::string>& allowed, const std::string& what,
+                    const std::function<void(const YAML::Mark&, const std::string&)>& error) {
+  std::set<std::string> seen;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    std::string k = it->first.as<std::string>("");
+    if (!allowed.count(k)) {
+      std::string list;
+      for (auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      error(it->first.Mark(), "unknown key '" + k + "' in " + what + " (allowed: " + list + ")");
+    }
+    if (!seen.insert(k).second) error(it->first.Mark(), "duplicate key '" + k + "' in " + what);
+  }
+}
+
 }  // namespace cuconform

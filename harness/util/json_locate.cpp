@@ -39,30 +39,42 @@ class CountingIterator {
   const char** reached_;
 };
 
+// The parse's events as the walkers below need them: every scalar is a value(), every object or
+// array an open(array) and a close(); a malformed text stops the walk. key() is each walker's own.
+template <class Walker>
+class LevelSax : public nlohmann::json_sax<nlohmann::ordered_json> {
+ public:
+  bool null() override { return walker().value(); }
+  bool boolean(bool) override { return walker().value(); }
+  bool number_integer(number_integer_t) override { return walker().value(); }
+  bool number_unsigned(number_unsigned_t) override { return walker().value(); }
+  bool number_float(number_float_t, const string_t&) override { return walker().value(); }
+  bool string(string_t&) override { return walker().value(); }
+  bool binary(binary_t&) override { return walker().value(); }
+  bool start_object(std::size_t) override { return walker().open(false); }
+  bool start_array(std::size_t) override { return walker().open(true); }
+  bool end_object() override { return walker().close(); }
+  bool end_array() override { return walker().close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  Walker& walker() { return static_cast<Walker&>(*this); }
+};
+
 // Follows the parse and stops at the value wanted. Only the levels on the way to it are kept
 // (how far into the path they match, an array's next index): memory grows with the depth of
 // the path asked for, not of the document, and each character is read once.
-class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
+class Locator : public LevelSax<Locator> {
+  friend class LevelSax<Locator>;
+
  public:
   Locator(std::string target, const char* const* reached) : target_(std::move(target)), reached_(reached) {}
   const char* found = nullptr;
 
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return open(false); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
   bool key(string_t& k) override {
     if (off_path_ == 0) key_ = k;  // keys below a level off the path are never looked at
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
   struct Level {
@@ -110,23 +122,14 @@ class Locator : public nlohmann::json_sax<nlohmann::ordered_json> {
 };
 
 // Follows the parse with the keys of each open object, and stops at the first repeated one.
-class DuplicateFinder : public nlohmann::json_sax<nlohmann::ordered_json> {
+class DuplicateFinder : public LevelSax<DuplicateFinder> {
+  friend class LevelSax<DuplicateFinder>;
+
  public:
   explicit DuplicateFinder(const char* const* reached) : reached_(reached) {}
   const char* found = nullptr;
   std::string repeated, in;  // the key, and the path of the object that repeats it
 
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return open(false); }
-  bool start_array(std::size_t) override { return open(true); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
   bool key(string_t& k) override {
     Level& l = open_.back();
     if (!l.keys.insert(k).second) {
@@ -138,7 +141,6 @@ class DuplicateFinder : public nlohmann::json_sax<nlohmann::ordered_json> {
     key_ = k;
     return true;
   }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
   struct Level {

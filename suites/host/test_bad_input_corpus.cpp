@@ -21,6 +21,7 @@
 #include "harness/util/input_file.hpp"
 #include "harness/util/json_ordered_parse.hpp"
 #include "history/pg_connect_timeout.hpp"
+#include "suites/host/test_silent_server.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
 using namespace cuconform;
@@ -227,16 +228,8 @@ TEST_CASE("corpus: history add --db :memory: (or mode=memory) is refused, not sp
 
 TEST_CASE("corpus: PostgreSQL's connect timeout is clamped: 0 or -5 no longer waits for ever on a silent server", "[host][bad-input][corpus]") {
   // A server that accepts the connection and never answers.
-  int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(s >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::listen(s, 16) == 0);
-  socklen_t len = sizeof addr;
-  REQUIRE(::getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  const std::string url = "postgresql://nobody@127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/none?sslmode=disable";
+  const SilentServer server;
+  const std::string url = "postgresql://nobody@" + server.host_port() + "/none?sslmode=disable";
   CaseDir d("pg-timeout");
   struct Try {
     std::string url, env;
@@ -258,7 +251,6 @@ TEST_CASE("corpus: PostgreSQL's connect timeout is clamped: 0 or -5 no longer wa
   Bounded bad = bounded_cli("history runs --db " + q(url + "&connect_timeout=soon"), d.work);
   CHECK(bad.rc == 2);
   CHECK(has(bad.out, "connect_timeout=soon is not a whole number of seconds"));
-  ::close(s);
 }
 
 TEST_CASE("corpus: one case with 200,000 measurements is read in linear time (was 23-32 s, quadratic)", "[host][bad-input][corpus]") {

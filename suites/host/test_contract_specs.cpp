@@ -56,6 +56,8 @@ TEST_CASE("a rule's tier comes from its kind and basis unless `tier:` says other
   CHECK(default_tier(Kind::codegen, Basis::documented) == Tier::core);
   CHECK(default_tier(Kind::performance, Basis::documented) == Tier::extended);
   CHECK(default_tier(Kind::positive, Basis::self_check) == Tier::extended);
+  CHECK(default_tier(Kind::positive, Basis::ambiguous) == Tier::extended);  // one reading judged, neither promised
+  CHECK(default_tier(Kind::negative, Basis::ambiguous) == Tier::extended);
   CHECK(default_tier(Kind::codegen, Basis::toolchain) == Tier::informational);
   CHECK(default_tier(Kind::undefined, Basis::undefined) == Tier::informational);
 

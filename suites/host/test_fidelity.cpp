@@ -38,7 +38,7 @@ TEST_CASE("an active rule without a basis is refused with file, line and column"
   Catalog c = load_rule(dir, "    kind: positive\n    fixture: selftest.echo\n    params: {value: [1]}\n");
   INFO(errors(c));
   REQUIRE_FALSE(c.ok());
-  CHECK(c.errors.front().str().rfind(dir + "/b.yaml:3:5: rule b.r needs 'basis:' (documented, undefined, toolchain, self-check, relied-upon)", 0) == 0);
+  CHECK(c.errors.front().str().rfind(dir + "/b.yaml:3:5: rule b.r needs 'basis:' (documented, undefined, toolchain, self-check, relied-upon, ambiguous)", 0) == 0);
 
   // Planned rules may leave it out until they are written; a declared one loads.
   CHECK(load_rule(dir, "    kind: positive\n    status: planned\n    reason: later\n").ok());

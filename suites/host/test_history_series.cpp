@@ -18,6 +18,7 @@
 
 #include "history/schema.hpp"
 #include "history/store.hpp"
+#include "suites/host/test_silent_server.hpp"
 #include "suites/host/test_history_support.hpp"
 
 using namespace cuconform;
@@ -296,20 +297,11 @@ TEST_CASE("history: a failing statement is said in words, without its SQL", "[ho
 
 TEST_CASE("history: PostgreSQL gives up connecting after 10 s by default, sooner when the URI says", "[host][history]") {
   // A server that accepts the connection and never answers: libpq alone would wait for ever.
-  int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(s >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(::listen(s, 16) == 0);
-  socklen_t len = sizeof addr;
-  REQUIRE(::getsockname(s, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  const std::string url = "postgresql://nobody:secret@127.0.0.1:" + std::to_string(ntohs(addr.sin_port)) + "/none?sslmode=disable";
+  const SilentServer server;
+  const std::string url = "postgresql://nobody:secret@" + server.host_port() + "/none?sslmode=disable";
   Exe quick = cuconform_cli("history runs --db " + quote(url + "&connect_timeout=2"), "timeout 60");
   INFO(quick.out);
   if (has(quick.out, "could not be loaded")) {
-    ::close(s);
     WARN("libpq is not installed: the connect timeout is not tried");
     return;
   }
@@ -321,5 +313,4 @@ TEST_CASE("history: PostgreSQL gives up connecting after 10 s by default, sooner
   INFO(fallback.out);
   CHECK(fallback.rc == 2);  // 124 when it hung until `timeout` ended it
   CHECK(has(fallback.out, "timeout expired (cuconform gives up after 10 s unless ?connect_timeout=N in the URI or $PGCONNECT_TIMEOUT says otherwise)"));
-  ::close(s);
 }
