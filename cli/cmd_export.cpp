@@ -20,9 +20,10 @@ int export_results(const Options& o) {
     return kExitBadInput;
   }
   const bool one_dir = o.positional.size() == 1 && std::filesystem::is_directory(o.positional[0]);
-  FleetView v = build_fleet_view(one_dir ? load_night(o.positional[0]) : night_of_files(o.positional));
   auto known = load_known_list(o, specs_dir_of(o), format == "text" ? &std::cerr : nullptr);
-  const std::vector<NodeActionRow> rows = fleet_actions(v, known ? &*known : nullptr);
+  const KnownList* k = known ? &*known : nullptr;
+  FleetView v = build_fleet_view(one_dir ? load_night(o.positional[0], k) : night_of_files(o.positional, k));
+  const std::vector<NodeActionRow> rows = fleet_actions(v);
   if (format == "text") std::cout << actions_text(rows);
   else std::cout << json_text(actions_json(rows, v.night.fleet), true);
   if (o.has("--metrics")) {

@@ -51,11 +51,13 @@ int fleet(const Options& o) {
     return kExitBadInput;
   }
   const bool one_dir = o.positional.size() == 1 && std::filesystem::is_directory(o.positional[0]);
-  FleetView v = build_fleet_view(one_dir ? load_night(o.positional[0]) : night_of_files(o.positional));
+  // The known list first: each GPU's action facts are read with it while its file is in memory.
+  auto known = load_known_list(o, specs_dir_of(o), nullptr);
+  const KnownList* k = known ? &*known : nullptr;
+  FleetView v = build_fleet_view(one_dir ? load_night(o.positional[0], k) : night_of_files(o.positional, k));
   if (o.has("--history")) add_since(v, o.get("--history"));
   // The action per GPU and node (reporters/action_table.hpp), named first in each drain line.
-  auto known = load_known_list(o, specs_dir_of(o), nullptr);
-  const std::vector<NodeActionRow> actions = fleet_actions(v, known ? &*known : nullptr);
+  const std::vector<NodeActionRow> actions = fleet_actions(v);
   name_actions_in_drain_lines(v, actions);
   const std::string action_lines = actions_text(actions);
   auto text = [&] { return fleet_view_text(v) + "\nactions (docs/fleet.md, Actions)\n" + action_lines; };

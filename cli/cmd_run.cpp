@@ -454,8 +454,8 @@ int cmd_run(const Options& o) {
       std::vector<std::string> files;
       for (auto& f : json_of)
         if (!f.empty() && output_replaces_file(f)) files.push_back(f);
-      FleetView view = build_fleet_view(night_of_files(files));
-      write_metrics(o.get("--metrics-dir"), view, fleet_actions(view, known ? &*known : nullptr));
+      FleetView view = build_fleet_view(night_of_files(files, known ? &*known : nullptr));
+      write_metrics(o.get("--metrics-dir"), view, fleet_actions(view));
       std::cout << "metrics: " << o.get("--metrics-dir") << "\n";
     }
   } catch (const std::exception& e) {

@@ -14,9 +14,9 @@ std::string quoted(std::string s) {
 
 }  // namespace
 
-std::vector<NodeActionRow> fleet_actions(const FleetView& v, const KnownList* known) {
+std::vector<NodeActionRow> fleet_actions(const FleetView& v) {
   std::vector<NodeActionRow> out;
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   for (const NightNode& n : v.night.nodes) {
     NodeActionRow row;
     row.node = n.name;
@@ -29,7 +29,7 @@ std::vector<NodeActionRow> fleet_actions(const FleetView& v, const KnownList* kn
         gr.facts.results = false;
         gr.facts.no_results_why = g.state == NightGpu::State::unreadable ? "results unreadable: " + g.why : "GPU " + std::to_string(g.index) + " gave no results";
       } else {
-        gr.facts = action_facts(f, *g.run, known);
+        gr.facts = f.facts[*g.run].facts;
         if (g.state == NightGpu::State::no_gpu && !gr.facts.no_gpu) {
           gr.facts.no_gpu = true;
           gr.facts.no_gpu_why = g.why;
@@ -70,7 +70,7 @@ std::string actions_text(const std::vector<NodeActionRow>& rows) {
   return o.str();
 }
 
-Json actions_json(const std::vector<NodeActionRow>& rows, const Fleet& f) {
+Json actions_json(const std::vector<NodeActionRow>& rows, const FleetDigest& f) {
   Json nodes = Json::array();
   for (const NodeActionRow& n : rows) {
     Json gpus = Json::array();

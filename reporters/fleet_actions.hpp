@@ -25,13 +25,14 @@ struct NodeActionRow {
   std::vector<GpuActionRow> gpus;
 };
 
-std::vector<NodeActionRow> fleet_actions(const FleetView& v, const KnownList* known);
+// Each GPU's facts are those its night was read with (load_night's known list).
+std::vector<NodeActionRow> fleet_actions(const FleetView& v);
 
 // Text lines a script reads, one per GPU and one per node:
 //   action node=gpu07 gpu=1 uuid=GPU-... action=drain why="new failure ldgsts.x"
 //   action node=gpu07 action=drain why="gpu1: new failure ldgsts.x"
 std::string actions_text(const std::vector<NodeActionRow>& rows);
-Json actions_json(const std::vector<NodeActionRow>& rows, const Fleet& f);
+Json actions_json(const std::vector<NodeActionRow>& rows, const FleetDigest& f);
 // The fleet view's drain lines with the action named first ("action=drain gpu1: new failure X; ..."),
 // and a drain line for every node whose action takes it out of service and had none.
 void name_actions_in_drain_lines(FleetView& v, const std::vector<NodeActionRow>& rows);

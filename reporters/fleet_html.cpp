@@ -23,7 +23,7 @@ const char* state_class(NightGpu::State s) {
 }  // namespace
 
 std::string fleet_view_html(const FleetView& v) {
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   std::ostringstream o;
   o << "<!doctype html><html><head><meta charset=\"utf-8\"><title>cuconform fleet " << esc(v.night.name) << "</title><style>"
     << "body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin:8px 0 20px}"

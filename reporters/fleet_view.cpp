@@ -36,7 +36,7 @@ std::string cut_at_boundary(const std::string& s, std::size_t n) {
   return s.substr(0, end) + "; and " + std::to_string(more) + " more";
 }
 
-std::string gpu_word(const NightNode& n, const NightGpu& g, const Fleet& f) {
+std::string gpu_word(const NightNode& n, const NightGpu& g, const FleetDigest& f) {
   if (g.run) return "GPU " + std::to_string(g.index) + " (" + f.runs[*g.run].label + ")";
   return "GPU " + std::to_string(g.index) + " of " + n.name;
 }
@@ -54,7 +54,7 @@ void add_status(FleetView& v, int code, const std::string& why) {
 // The drain reasons of one node; empty: keep it in service.
 std::vector<std::string> drain_reasons(const FleetView& v, const NightNode& n) {
   std::vector<std::string> r;
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   if (n.skipped) return r;  // already out of service: the operator's reason stays
   if (n.state() == "failed") {
     const NightAttempt& last = n.attempts.back();
@@ -128,7 +128,7 @@ std::string DrainLine::command() const {
   return "scontrol update nodename=" + node + " state=drain reason=\"" + cut_at_boundary(why, 240) + "\"";
 }
 
-std::vector<VersionRow> fleet_versions(const Fleet& f) {
+std::vector<VersionRow> fleet_versions(const FleetDigest& f) {
   std::vector<VersionRow> rows;
   auto add = [&](const std::string& what, std::string value, std::size_t run) {
     if (value.empty()) value = "not recorded";
@@ -153,7 +153,7 @@ std::vector<VersionRow> fleet_versions(const Fleet& f) {
 FleetView build_fleet_view(Night night, const OddPolicy& p) {
   FleetView v;
   v.night = std::move(night);
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   v.odd = find_odd_ones(f, p);
   v.versions = fleet_versions(f);
   if (v.night.nodes.empty()) add_status(v, 2, "no node in " + v.night.name);
@@ -181,7 +181,7 @@ FleetView build_fleet_view(Night night, const OddPolicy& p) {
 }
 
 std::string fleet_view_text(const FleetView& v) {
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   std::ostringstream o;
   const FleetCounts c = fleet_counts(v.night);
   o << "fleet " << v.night.name << ": " << c.nodes << " node(s), " << c.ran << " of " << c.planned << " planned GPU(s) ran";
@@ -212,7 +212,7 @@ std::string fleet_view_text(const FleetView& v) {
   o << "\nversions\n";
   for (auto& r : v.versions) o << "  " << r.what << ": " << r.value << " (" << r.runs.size() << " GPU(s))\n";
   if (v.versions.empty()) o << "  (no GPU opened: none recorded)\n";
-  o << "\n" << odd_text(f, v.odd);
+  o << "\n" << odd_text(f.runs, v.odd);
   if (!v.odd.odd.empty()) {
     o << "  since (" << (v.history_given ? v.history_note : "no history database given: --history DB") << ")\n";
     for (auto& x : v.odd.odd) {
@@ -231,7 +231,7 @@ std::string fleet_view_text(const FleetView& v) {
 }
 
 std::string fleet_view_markdown(const FleetView& v) {
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   std::ostringstream o;
   o << "## Fleet " << v.night.name << " (status " << v.status << ")\n\n| node | state | attempts | GPUs |\n| --- | --- | --- | --- |\n";
   for (auto& n : v.night.nodes) {
@@ -245,7 +245,7 @@ std::string fleet_view_markdown(const FleetView& v) {
   }
   o << "\n### Versions\n\n| of | version | GPUs |\n| --- | --- | --- |\n";
   for (auto& r : v.versions) o << "| " << r.what << " | " << r.value << " | " << r.runs.size() << " |\n";
-  o << "\n" << odd_markdown(f, v.odd);
+  o << "\n" << odd_markdown(f.runs, v.odd);
   if (!v.odd.odd.empty()) {
     o << "Since (" << (v.history_given ? v.history_note : "no history database given") << "):\n\n";
     for (auto& x : v.odd.odd) {
@@ -265,7 +265,7 @@ std::string fleet_view_markdown(const FleetView& v) {
 }
 
 std::string fleet_view_json(const FleetView& v) {
-  const Fleet& f = v.night.fleet;
+  const FleetDigest& f = v.night.fleet;
   const FleetCounts c = fleet_counts(v.night);
   Json j = {{"schema", "cuconform-fleet-view/1"}, {"night", v.night.name}, {"dir", v.night.dir}, {"status", v.status}, {"status_why", v.status_why},
             {"counts", {{"nodes", c.nodes}, {"planned_gpus", c.planned}, {"ran_gpus", c.ran}, {"skipped_nodes", c.skipped_nodes}, {"skipped_gpus", c.skipped_gpus}}}};
@@ -286,7 +286,7 @@ std::string fleet_view_json(const FleetView& v) {
   }
   Json& vers = j["versions"] = Json::array();
   for (auto& r : v.versions) vers.push_back({{"of", r.what}, {"value", r.value}, {"gpus", r.runs.size()}});
-  j["odd_one_out"] = odd_json(f, v.odd);
+  j["odd_one_out"] = odd_json(f.runs, v.odd);
   Json& since = j["since"] = Json::object();
   for (auto& [run, s] : v.since) since[f.runs[run].label] = {{"since", s.since}, {"runs", s.runs}, {"detail", s.detail}};
   j["history"] = v.history_given ? v.history_note : "";

@@ -19,7 +19,7 @@ struct VersionRow {
   std::string what, value;  // "driver" "580.159.04"; "VBIOS" "96.00.A5.00.1A"; "toolkit" ...
   std::vector<std::size_t> runs;
 };
-std::vector<VersionRow> fleet_versions(const Fleet& f);
+std::vector<VersionRow> fleet_versions(const FleetDigest& f);
 
 struct DrainLine {
   std::string node, reason;

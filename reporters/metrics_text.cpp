@@ -88,7 +88,7 @@ void action_state_set(std::ostringstream& o, const std::string& name, const std:
 
 }  // namespace
 
-std::string gpu_metrics_text(const Fleet& f, const std::string& node, const GpuActionRow& g) {
+std::string gpu_metrics_text(const FleetDigest& f, const std::string& node, const GpuActionRow& g) {
   std::ostringstream o;
   Labels labels = {{"node", node}, {"gpu_index", std::to_string(g.index)}};
   const RunInfo* r = g.run ? &f.runs[*g.run] : nullptr;
@@ -109,7 +109,7 @@ std::string gpu_metrics_text(const Fleet& f, const std::string& node, const GpuA
   const ActionFacts& x = g.facts;
   {
     Family fam(&o, "cuconform_cases", "gauge", "Cases of the GPU's last run, by verdict.");
-    for (auto& [verdict, n] : f.counts(*g.run)) fam.sample(labels, {{"verdict", verdict}}, n);
+    for (auto& [verdict, n] : f.facts[*g.run].counts) fam.sample(labels, {{"verdict", verdict}}, n);
   }
   Family(&o, "cuconform_new_failures", "gauge", "Failures of the last run that the known list does not explain.").sample(labels, {}, x.new_failures);
   Family(&o, "cuconform_known_failures", "gauge", "Failures of the last run that the known list explains (recorded findings).").sample(labels, {}, x.known_failures);
@@ -126,7 +126,7 @@ std::string gpu_metrics_text(const Fleet& f, const std::string& node, const GpuA
   const std::string wall = r->get(r->run, "wall_s");
   Family(&o, "cuconform_run_duration_seconds", "gauge", "How long the GPU's last run took, seconds.")
       .sample(labels, {}, wall.empty() ? NAN : std::strtod(wall.c_str(), nullptr));
-  const std::vector<ThroughputRow> tp = throughput_rows(f, *g.run);
+  const std::vector<ThroughputRow>& tp = f.facts[*g.run].throughput;
   if (!tp.empty()) {
     Family d2d(&o, "cuconform_throughput_d2d_ratio", "gauge", "A rate case's throughput as a fraction of the same run's device-to-device copy.");
     for (const ThroughputRow& t : tp) d2d.sample(labels, {{"case", t.case_name}}, t.frac_d2d);

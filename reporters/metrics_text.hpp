@@ -12,7 +12,7 @@
 namespace cuconform {
 
 // The text of one GPU's file (`run` of the fleet; none: the GPU gave no results) and of the node's.
-std::string gpu_metrics_text(const Fleet& f, const std::string& node, const GpuActionRow& g);
+std::string gpu_metrics_text(const FleetDigest& f, const std::string& node, const GpuActionRow& g);
 std::string node_metrics_text(const NodeActionRow& n);
 // Writes every GPU's and node's file into `dir` (made where missing): cuconform_NODE_gpuN.prom
 // and cuconform_NODE.prom. Returns the files written; throws std::runtime_error naming the file.

@@ -95,7 +95,7 @@ void read_marker(const std::string& path, NightNode* node) {
 }
 
 // One GPU's file into the night's fleet; a file that does not read is that GPU's state.
-void add_gpu(Night& night, NightNode& node, int index, const std::string& file, std::vector<Fleet>& parts) {
+void add_gpu(Night& night, NightNode& node, int index, const std::string& file, const KnownList* known) {
   NightGpu g;
   g.index = index;
   g.file = file;
@@ -107,23 +107,20 @@ void add_gpu(Night& night, NightNode& node, int index, const std::string& file, 
         std::string ord = f.runs[i].dev("ordinal");
         x.index = ord.empty() ? static_cast<int>(i) : std::atoi(ord.c_str());
       }
-      std::size_t before = 0;
-      for (auto& p : parts) before += p.runs.size();
-      x.run = before + i;
+      x.run = night.fleet.runs.size() + i;
       x.state = f.runs[i].available() ? NightGpu::State::ran : NightGpu::State::no_gpu;
       if (x.state == NightGpu::State::no_gpu) x.why = f.runs[i].dev("error");
       node.gpus.push_back(x);
     }
-    parts.push_back(std::move(f));
+    night.fleet.add(f, known);  // f, the whole file, goes when this returns: one file in memory at a time
   } catch (const std::exception& e) {
     g.state = NightGpu::State::unreadable;
     g.why = e.what();
     node.gpus.push_back(g);
   }
-  (void)night;
 }
 
-void read_node_dir(Night& night, const fs::path& dir, std::vector<Fleet>& parts) {
+void read_node_dir(Night& night, const fs::path& dir, const KnownList* known) {
   const std::string name = dir.filename().string();
   if (!fs::exists(dir / "complete.json")) {
     night.ignored.push_back((dir / "").string() + ": no complete.json (an attempt still being written, or copied in half): not read");
@@ -144,11 +141,11 @@ void read_node_dir(Night& night, const fs::path& dir, std::vector<Fleet>& parts)
   std::sort(files.begin(), files.end());
   // The per-GPU files are the record; node.json is their merge, read only when they are absent.
   if (!files.empty()) {
-    for (auto& [i, f] : files) add_gpu(night, node, i, f, parts);
+    for (auto& [i, f] : files) add_gpu(night, node, i, f, known);
   } else if (!merged.empty()) {
-    add_gpu(night, node, 0, merged, parts);
+    add_gpu(night, node, 0, merged, known);
   } else if (!single.empty()) {
-    add_gpu(night, node, 0, single, parts);
+    add_gpu(night, node, 0, single, known);
   }
 }
 
@@ -177,7 +174,7 @@ void add_missing(NightNode& node) {
 
 }  // namespace
 
-Night load_night(const std::string& dir) {
+Night load_night(const std::string& dir, const KnownList* known) {
   Night night;
   night.dir = dir;
   night.name = fs::path(dir).lexically_normal().filename().string();
@@ -208,13 +205,12 @@ Night load_night(const std::string& dir) {
       node_named(night, f[0]).attempts.push_back(a);
     }
   }
-  std::vector<Fleet> parts;
   if (has_nodes) {
     std::vector<fs::path> dirs;
     for (auto& e : fs::directory_iterator(root / "nodes"))
       if (e.is_directory()) dirs.push_back(e.path());
     std::sort(dirs.begin(), dirs.end());
-    for (auto& d : dirs) read_node_dir(night, d, parts);
+    for (auto& d : dirs) read_node_dir(night, d, known);
   }
   if (fs::is_directory(root / "cutoff"))
     for (auto& e : fs::directory_iterator(root / "cutoff"))
@@ -223,14 +219,13 @@ Night load_night(const std::string& dir) {
     for (auto& e : fs::directory_iterator(root / ".partial"))
       night.ignored.push_back(e.path().string() + ": an attempt that did not finish (never read)");
   for (auto& n : night.nodes) add_missing(n);
-  night.fleet = merge_fleets(parts);
+  night.fleet.number_labels();
   return night;
 }
 
-Night night_of_files(const std::vector<std::string>& files) {
+Night night_of_files(const std::vector<std::string>& files, const KnownList* known) {
   Night night;
   night.name = "the files given";
-  std::vector<Fleet> parts;
   for (auto& file : files) {
     Fleet f = load_results(file);  // bad input here is the command's bad input: named, exit 2
     for (std::size_t i = 0; i < f.runs.size(); ++i) {
@@ -241,16 +236,14 @@ Night night_of_files(const std::vector<std::string>& files) {
       NightGpu g;
       g.file = file;
       g.index = r.dev("ordinal").empty() ? static_cast<int>(node.gpus.size()) : std::atoi(r.dev("ordinal").c_str());
-      std::size_t before = 0;
-      for (auto& p : parts) before += p.runs.size();
-      g.run = before + i;
+      g.run = night.fleet.runs.size() + i;
       g.state = r.available() ? NightGpu::State::ran : NightGpu::State::no_gpu;
       if (!r.available()) g.why = r.dev("error");
       node.gpus.push_back(g);
     }
-    parts.push_back(std::move(f));
+    night.fleet.add(f, known);
   }
-  night.fleet = merge_fleets(parts);
+  night.fleet.number_labels();
   return night;
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "reporters/fleet_digest.hpp"
 #include "reporters/results_file.hpp"
 
 namespace cuconform {
@@ -58,15 +59,17 @@ struct NightNode {
 struct Night {
   std::string dir, name;  // name: the folder's base name ("night-20261126")
   std::vector<NightNode> nodes;
-  Fleet fleet;                       // every readable GPU results file, merged
+  FleetDigest fleet;                 // every readable GPU results file, read one at a time
   std::vector<std::string> ignored;  // what was not read, and why (partial attempts, unmarked folders)
 };
 
 // Throws ResultsError ("FILE:LINE: ...") for a plan, attempts or marker file that does not read,
 // and for a folder that holds none of them. A GPU results file that does not read is that GPU's
 // state (unreadable), so one bad file never hides the rest of the night.
-Night load_night(const std::string& dir);
+// `known` (null: none) is the known list each run's action facts are read with, while its file is
+// in memory (FleetDigest::facts).
+Night load_night(const std::string& dir, const KnownList* known = nullptr);
 // Results or fleet files named one by one: nodes by host, GPUs by device ordinal; nothing planned.
-Night night_of_files(const std::vector<std::string>& files);
+Night night_of_files(const std::vector<std::string>& files, const KnownList* known = nullptr);
 
 }  // namespace cuconform

@@ -8,6 +8,7 @@
 #include "harness/util/number_text.hpp"
 #include "harness/util/robust_stats.hpp"
 #include "reporters/compare.hpp"  // outcome_category
+#include "reporters/fleet_digest.hpp"
 #include "reporters/report_common.hpp"
 
 namespace cuconform {
@@ -21,11 +22,6 @@ std::string group_key(const RunInfo& r) {
          r.get(r.run, "selection");
 }
 
-bool compared_measure(const std::string& name) {
-  MeasureKind k = measure_kind(name);
-  return k == MeasureKind::cycles || k == MeasureKind::ratio || k == MeasureKind::throughput;
-}
-
 OddGpu& odd_for(std::map<std::size_t, OddGpu>& odd, std::size_t run, std::size_t group) {
   OddGpu& g = odd[run];
   g.run = run;
@@ -34,74 +30,77 @@ OddGpu& odd_for(std::map<std::size_t, OddGpu>& odd, std::size_t run, std::size_t
 }
 
 // Every case: the peers' categories, a strict majority names the others.
-void compare_verdicts(const Fleet& f, const PeerGroup& g, std::size_t gi, const OddPolicy& p, std::map<std::size_t, OddGpu>& odd,
+void compare_verdicts(const FleetDigest& f, const PeerGroup& g, std::size_t gi, const OddPolicy& p, std::map<std::size_t, OddGpu>& odd,
                       std::vector<Split>& splits) {
-  for (auto& c : f.cases) {
-    std::vector<std::pair<std::size_t, std::string>> have;
-    std::map<std::string, int> count;
+  std::vector<std::pair<std::size_t, const std::string*>> have;
+  std::map<const std::string*, int> count;
+  for (std::size_t c = 0; c < f.cases.size(); ++c) {
+    have.clear();
+    count.clear();
     for (std::size_t r : g.runs)
-      if (c.by_run[r]) {
-        have.emplace_back(r, verdict_category(*c.by_run[r]));
-        ++count[have.back().second];
+      if (const std::string* cat = f.category(r, c)) {
+        have.emplace_back(r, cat);
+        ++count[cat];
       }
     if (count.size() < 2) continue;  // all agree (or one run has it)
     const int n = static_cast<int>(have.size());
-    std::string majority;
+    const std::string* majority = nullptr;
     int most = 0;
     for (auto& [cat, k] : count)
-      if (k > most) most = k, majority = cat;
+      if (k > most || (k == most && majority && *cat < *majority)) most = k, majority = cat;
     if (n < p.min_peers || 2 * most <= n) {
-      splits.push_back({gi, c.name, "", have});
+      Split s{gi, f.cases[c], "", {}};
+      for (auto& [r, cat] : have) s.values.emplace_back(r, *cat);
+      splits.push_back(std::move(s));
       continue;
     }
-    const bool majority_fails = is_failure_name(majority.substr(0, majority.find(':')));
+    const bool majority_fails = is_failure_name(majority->substr(0, majority->find(':')));
     for (auto& [r, cat] : have)
       if (cat != majority) {
-        const bool fails = is_failure_name(cat.substr(0, cat.find(':')));
-        odd_for(odd, r, gi).verdicts.push_back({c.name, cat, majority, most, n, fails && !majority_fails});
+        const bool fails = is_failure_name(cat->substr(0, cat->find(':')));
+        odd_for(odd, r, gi).verdicts.push_back({f.cases[c], *cat, *majority, most, n, fails && !majority_fails});
       }
   }
 }
 
-void compare_measurements(const Fleet& f, const PeerGroup& g, std::size_t gi, const OddPolicy& p, std::map<std::size_t, OddGpu>& odd,
+// Each measure in turn over the group's runs, whose values are sorted by measure: one cursor a run,
+// so only one measure's values are held at a time.
+void compare_measurements(const FleetDigest& f, const PeerGroup& g, std::size_t gi, const OddPolicy& p, std::map<std::size_t, OddGpu>& odd,
                           std::vector<Split>& splits) {
-  for (auto& c : f.cases) {
-    // measurement name -> (run, value), in the order the first run lists them
-    std::vector<std::string> names;
-    std::map<std::string, std::vector<std::pair<std::size_t, double>>> values;
-    for (std::size_t r : g.runs) {
-      if (!c.by_run[r]) continue;
-      for (auto& [name, v] : c.by_run[r]->measurements) {
-        if (!compared_measure(name) || !std::isfinite(v)) continue;
-        auto& list = values[name];
-        if (list.empty()) names.push_back(name);
-        list.emplace_back(r, v);
-      }
+  std::vector<std::size_t> cursor(g.runs.size(), 0);
+  std::vector<std::pair<std::size_t, double>> list;
+  std::vector<double> xs;
+  for (std::uint32_t m = 0; m < f.measures.size(); ++m) {
+    list.clear();
+    for (std::size_t k = 0; k < g.runs.size(); ++k) {
+      const auto& vals = f.values[g.runs[k]];
+      std::size_t& at = cursor[k];
+      while (at < vals.measure.size() && vals.measure[at] < m) ++at;
+      if (at < vals.measure.size() && vals.measure[at] == m) list.emplace_back(g.runs[k], vals.value[at]);
     }
-    for (auto& name : names) {
-      auto& list = values[name];
-      if (list.size() < 2) continue;
-      std::vector<double> xs;
-      for (auto& [r, v] : list) xs.push_back(v);
-      const double med = median_of(xs), mad = mad_of(xs);
-      const double floor = p.min_rel * std::fabs(med);
-      if (static_cast<int>(list.size()) < p.min_peers) {  // two GPUs: which one is off is unknowable
-        bool apart = false;
-        for (double x : xs) apart = apart || std::fabs(x - med) > floor;
-        if (apart) {
-          Split s{gi, c.name, name, {}};
-          for (auto& [r, v] : list) s.values.emplace_back(r, number_text(v));
-          splits.push_back(std::move(s));
-        }
-        continue;
+    if (list.size() < 2) continue;
+    const std::string& case_name = f.cases[f.measures[m].first];
+    const std::string& name = f.measures[m].second;
+    xs.clear();
+    for (auto& [r, v] : list) xs.push_back(v);
+    const double med = median_of(xs), mad = mad_of(xs);
+    const double floor = p.min_rel * std::fabs(med);
+    if (static_cast<int>(list.size()) < p.min_peers) {  // two GPUs: which one is off is unknowable
+      bool apart = false;
+      for (double x : xs) apart = apart || std::fabs(x - med) > floor;
+      if (apart) {
+        Split s{gi, case_name, name, {}};
+        for (auto& [r, v] : list) s.values.emplace_back(r, number_text(v));
+        splits.push_back(std::move(s));
       }
-      for (auto& [r, v] : list) {
-        const double dev = std::fabs(v - med);
-        if (dev <= floor) continue;
-        const double z = mad > 0 ? 0.6745 * dev / mad : std::numeric_limits<double>::infinity();
-        if (z <= p.z) continue;
-        odd_for(odd, r, gi).measurements.push_back({c.name, name, v, med, mad, z, static_cast<int>(list.size())});
-      }
+      continue;
+    }
+    for (auto& [r, v] : list) {
+      const double dev = std::fabs(v - med);
+      if (dev <= floor) continue;
+      const double z = mad > 0 ? 0.6745 * dev / mad : std::numeric_limits<double>::infinity();
+      if (z <= p.z) continue;
+      odd_for(odd, r, gi).measurements.push_back({case_name, name, v, med, mad, z, static_cast<int>(list.size())});
     }
   }
 }
@@ -110,9 +109,9 @@ std::string z_text(double z) { return std::isinf(z) ? "inf (peers agree exactly)
 
 std::string rel_text(double v, double med) { return med == 0 ? "" : " (" + percent_text((v - med) / std::fabs(med)) + ")"; }
 
-std::string split_text(const Fleet& f, const Split& s) {
+std::string split_text(const std::vector<RunInfo>& runs, const Split& s) {
   std::string t;
-  for (auto& [r, v] : s.values) t += (t.empty() ? "" : ", ") + f.runs[r].label + ": " + v;
+  for (auto& [r, v] : s.values) t += (t.empty() ? "" : ", ") + runs[r].label + ": " + v;
   return t;
 }
 
@@ -148,7 +147,9 @@ std::string verdict_category(const Outcome& o) {
   return o.verdict == Verdict::recorded ? v + ": " + outcome_category(o.fact("outcome")) : v;
 }
 
-OddResult find_odd_ones(const Fleet& f, const OddPolicy& p) {
+OddResult find_odd_ones(const Fleet& f, const OddPolicy& p) { return find_odd_ones(digest_of(f), p); }
+
+OddResult find_odd_ones(const FleetDigest& f, const OddPolicy& p) {
   OddResult out;
   out.policy = p;
   std::map<std::string, std::size_t> by_key;
@@ -174,7 +175,7 @@ OddResult find_odd_ones(const Fleet& f, const OddPolicy& p) {
   return out;
 }
 
-std::string odd_text(const Fleet& f, const OddResult& r) {
+std::string odd_text(const std::vector<RunInfo>& runs, const OddResult& r) {
   std::ostringstream o;
   o << "odd one out (" << r.policy.rule() << ")\n";
   for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
@@ -184,7 +185,7 @@ std::string odd_text(const Fleet& f, const OddResult& r) {
     o << "  " << g.label() << ": " << g.runs.size() << " GPU(s), " << n << " odd\n";
   }
   for (auto& x : r.odd) {
-    o << "  ODD " << f.runs[x.run].label << (x.failing() ? " (fails where its peers pass)" : "") << "\n";
+    o << "  ODD " << runs[x.run].label << (x.failing() ? " (fails where its peers pass)" : "") << "\n";
     for (auto& v : x.verdicts)
       o << "    " << v.case_name << ": " << v.category << ", " << v.majority_count << " of " << v.peers << " peers: " << v.majority << "\n";
     for (auto& m : x.measurements)
@@ -192,20 +193,20 @@ std::string odd_text(const Fleet& f, const OddResult& r) {
         << rel_text(m.value, m.median) << ", MAD " << number_text(m.mad) << ", modified z " << z_text(m.z) << "\n";
   }
   for (auto& s : r.splits)
-    o << "  split, no majority: " << s.case_name << (s.measurement.empty() ? "" : " " + s.measurement) << ": " << split_text(f, s) << "\n";
+    o << "  split, no majority: " << s.case_name << (s.measurement.empty() ? "" : " " + s.measurement) << ": " << split_text(runs, s) << "\n";
   if (r.odd.empty() && r.splits.empty()) o << "  no GPU differs from its peers\n";
   if (!r.without_gpu.empty()) o << "  " << r.without_gpu.size() << " run(s) saw no GPU: not compared\n";
   return o.str();
 }
 
-std::string odd_markdown(const Fleet& f, const OddResult& r) {
+std::string odd_markdown(const std::vector<RunInfo>& runs, const OddResult& r) {
   std::ostringstream o;
   o << "### The odd one out\n\n_" << r.policy.rule() << "_\n\n";
   if (r.odd.empty() && r.splits.empty()) o << "No GPU differs from its peers.\n\n";
   if (!r.odd.empty()) {
     o << "| GPU | peers | case | this GPU | peers |\n| --- | --- | --- | --- | --- |\n";
     for (auto& x : r.odd) {
-      const std::string who = f.runs[x.run].label, grp = r.groups[x.group].label();
+      const std::string who = runs[x.run].label, grp = r.groups[x.group].label();
       for (auto& v : x.verdicts)
         o << "| " << who << " | " << grp << " | `" << v.case_name << "` | " << v.category << " | " << v.majority_count << " of "
           << v.peers << ": " << v.majority << " |\n";
@@ -219,13 +220,13 @@ std::string odd_markdown(const Fleet& f, const OddResult& r) {
   if (!r.splits.empty()) {
     o << "Splits without a majority (nobody named):\n\n";
     for (auto& s : r.splits)
-      o << "- `" << s.case_name << "`" << (s.measurement.empty() ? "" : " " + s.measurement) << ": " << split_text(f, s) << "\n";
+      o << "- `" << s.case_name << "`" << (s.measurement.empty() ? "" : " " + s.measurement) << ": " << split_text(runs, s) << "\n";
     o << "\n";
   }
   return o.str();
 }
 
-Json odd_json(const Fleet& f, const OddResult& r) {
+Json odd_json(const std::vector<RunInfo>& runs, const OddResult& r) {
   Json j = {{"rule", r.policy.rule()}, {"z", r.policy.z}, {"min_rel", r.policy.min_rel}, {"min_peers", r.policy.min_peers}};
   Json& groups = j["groups"] = Json::array();
   for (auto& g : r.groups) {
@@ -234,7 +235,7 @@ Json odd_json(const Fleet& f, const OddResult& r) {
   }
   Json& odd = j["odd"] = Json::array();
   for (auto& x : r.odd) {
-    const RunInfo& run = f.runs[x.run];
+    const RunInfo& run = runs[x.run];
     Json e = {{"gpu", run.label}, {"uuid", run.dev("uuid")}, {"file", run.file}, {"group", r.groups[x.group].label()}, {"failing", x.failing()}};
     Json& v = e["verdicts"] = Json::array();
     for (auto& d : x.verdicts)
@@ -248,7 +249,7 @@ Json odd_json(const Fleet& f, const OddResult& r) {
   Json& splits = j["splits"] = Json::array();
   for (auto& s : r.splits) {
     Json vals = Json::object();
-    for (auto& [run, v] : s.values) vals[f.runs[run].label] = v;
+    for (auto& [run, v] : s.values) vals[runs[run].label] = v;
     splits.push_back({{"group", r.groups[s.group].label()}, {"case", s.case_name}, {"measurement", s.measurement}, {"values", vals}});
   }
   return j;

@@ -71,13 +71,18 @@ struct OddResult {
 // Measurements compared: latencies, ratios and throughput (report_common's measure kinds).
 // Litmus outcome counts and other tallies of racing events vary from run to run by design.
 OddResult find_odd_ones(const Fleet& f, const OddPolicy& p = {});
+struct FleetDigest;
+OddResult find_odd_ones(const FleetDigest& f, const OddPolicy& p = {});
 // The outputs name each GPU by its run label ("NVIDIA H200 #1 5f0c2a9e @ node7", results_file).
 
 // The category a case's result is compared by: the verdict, and for `recorded` the outcome.
 std::string verdict_category(const Outcome& o);
 
-std::string odd_text(const Fleet& f, const OddResult& r);
-std::string odd_markdown(const Fleet& f, const OddResult& r);
-Json odd_json(const Fleet& f, const OddResult& r);  // reporters/README.md, "The fleet view"
+std::string odd_text(const std::vector<RunInfo>& runs, const OddResult& r);
+std::string odd_markdown(const std::vector<RunInfo>& runs, const OddResult& r);
+Json odd_json(const std::vector<RunInfo>& runs, const OddResult& r);
+inline std::string odd_text(const Fleet& f, const OddResult& r) { return odd_text(f.runs, r); }
+inline std::string odd_markdown(const Fleet& f, const OddResult& r) { return odd_markdown(f.runs, r); }
+inline Json odd_json(const Fleet& f, const OddResult& r) { return odd_json(f.runs, r); }  // reporters/README.md, "The fleet view"
 
 }  // namespace cuconform

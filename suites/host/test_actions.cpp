@@ -167,6 +167,34 @@ TEST_CASE("action facts of a results file: a planted new failure drains, a known
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("the night's digest keeps each run's action facts, counts and throughput, with the known list", "[host][actions][fleet]") {
+  const std::string dir = temp_dir("actions-digest");
+  auto j = clean_gpu(0);
+  const std::size_t k = first_passing(j);
+  const std::string planted = j["cases"][k]["name"];
+  std::vector<std::string> files = {write_gpu(dir, j, 0)};
+  j = clean_gpu(1);
+  j["cases"][k]["verdict"] = "fail";
+  files.push_back(write_gpu(dir, j, 1));
+  write_text(dir + "/known.yaml", "known_failures:\n  - id: " + planted + "\n    class: runtime\n    reason: \"planted\"\n");
+  const KnownList known = load_known(dir + "/known.yaml");
+  // Read with the known list, the planted failure is known: no action; without, it drains.
+  const Night with = night_of_files(files, &known);
+  const Night without = night_of_files(files);
+  REQUIRE(with.fleet.facts.size() == 2);
+  const Fleet f1 = load_results(files[1]);
+  CHECK(with.fleet.facts[1].facts.known_failures == 1);
+  CHECK(with.fleet.facts[1].facts.new_failures == 0);
+  CHECK(without.fleet.facts[1].facts.new_failures == 1);
+  CHECK(without.fleet.facts[1].facts.first_new_failure == planted);
+  CHECK(with.fleet.facts[1].counts == f1.counts(0));
+  CHECK(with.fleet.facts[1].counts.at("fail") == 1);
+  CHECK(with.fleet.facts[1].throughput.size() == throughput_rows(f1, 0).size());
+  CHECK(fleet_actions(build_fleet_view(with))[0].action.action == Action::none);
+  CHECK(fleet_actions(build_fleet_view(without))[0].action.action == Action::drain);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's values", "[host][actions][metrics]") {
   const std::string dir = temp_dir("actions-metrics");
   auto j = clean_gpu(0);
@@ -177,7 +205,7 @@ TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's valu
   j["cases"][k]["verdict"] = "fail";
   files.push_back(write_gpu(dir, j, 1));
   FleetView v = build_fleet_view(night_of_files(files));
-  const auto rows = fleet_actions(v, nullptr);
+  const auto rows = fleet_actions(v);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].node == "node-a");
   CHECK(rows[0].action.action == Action::drain);
