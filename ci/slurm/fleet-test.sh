@@ -107,6 +107,14 @@ GresTypes=gpu
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Gres=gpu:4 State=UNKNOWN
 PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
+# The health-check lines docs/fleet.md documents, as an operator copies them, the program replaced
+# by a stand-in that only says it ran: slurmctld refuses an interval over 65535 s.
+doc_hc=$(sed -n '/^HealthCheckProgram=/,/^HealthCheckNodeState=/p' "$repo/docs/fleet.md")
+[ "$(grep -c '^HealthCheck' <<<"$doc_hc")" = 3 ] || fail "docs/fleet.md's HealthCheckProgram / Interval / NodeState lines not found: $doc_hc"
+printf '#!/bin/sh\ndate +%%s >>"%s"\nexit 0\n' "$work/healthcheck-ran" >"$work/cuconform-health"
+chmod +x "$work/cuconform-health"
+sed "s|^HealthCheckProgram=.*|HealthCheckProgram=$work/cuconform-health|" <<<"$doc_hc" >>"$work/slurm/slurm.conf"
+doc_interval=$(sed -n 's/^HealthCheckInterval=//p' <<<"$doc_hc")
 cat >"$work/slurm/gres.conf" <<EOF
 AutoDetect=off
 Name=gpu File=$work/dev/nvidia[0-3]
@@ -128,6 +136,8 @@ if [ "$state" != idle ]; then
   cat "$work/slurm/slurmctld.out" "$work/slurm/slurmd.out"
   exit 1
 fi
+got_interval=$(scontrol show config | sed -n 's/^HealthCheckInterval *= *\([0-9]*\).*/\1/p')
+[ "$got_interval" = "$doc_interval" ] || fail "slurmctld runs the health check every '$got_interval' s, docs/fleet.md says $doc_interval"
 echo "fleet-test: Slurm $(sinfo -V | awk '{print $2}') up in $(($(date +%s) - t0)) s: node $host, $cpus CPU(s), gres $(sinfo -h -N -o '%G' | head -1), ports $ctld_port/$slurmd_port"
 
 # A cuconform that fails the way a node does: the first `run` of a night kills its job before
@@ -276,9 +286,12 @@ health_night() {  # $1 name, $2 plant GPU (-1: none); the node's state and reaso
   mkdir -p "$dir"
   python3 "$repo/ci/synth-gpu-results.py" "$repo/ci/baselines/NVIDIA-H200_driver-580.159.04.json.gz" "$dir" "$host" 4 "$2" >"$dir/planted"
   bash "$repo/ci/slurm/make-standin.sh" "$dir/cuconform" "$real_exe" "$dir" "$2"
+  local s=$(date +%s)
   SLURMD_NODENAME=$host CUDA_VISIBLE_DEVICES=0,1,2,3 CUCONFORM_KNOWN='' CUCONFORM_EXE=$dir/cuconform \
     CUCONFORM_HEALTH_FILTERS="${filters[*]}" bash "$repo/ci/slurm/healthcheck.sh" --drain >"$dir/out" 2>&1
   echo "$?" >"$dir/rc"
+  # slurmd kills a HealthCheckProgram that runs longer than 60 s.
+  [ $(($(date +%s) - s)) -lt 60 ] || fail "health check ($1) took $(($(date +%s) - s)) s: slurmd kills it at 60 s"
   sinfo -h -N -n "$host" -o '%T|%E' | head -1 >"$dir/state"
 }
 if command -v python3 >/dev/null 2>&1; then
