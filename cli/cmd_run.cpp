@@ -404,6 +404,7 @@ int cmd_run(const Options& o) {
     run.timing.host_lane_count = ht.host_lane_count;
     run.timing.host_cases_s = ht.host_cases_s;
     run.timing.host_tool_s += ht.host_tool_s;
+    run.timing.steps.insert(run.timing.steps.begin(), ht.steps.begin(), ht.steps.end());  // the node's host step
     std::vector<CaseResult> results(cases.size());
     std::vector<bool> finished(cases.size(), false);
     for (std::size_t k = 0; k < cases.size(); ++k) {

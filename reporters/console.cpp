@@ -92,6 +92,11 @@ void print_timing(std::ostream& os, const RunReport& run) {
      << ") + reports " << s(run.report_s)
      << "; host lanes beside it: " << t.host_lane_count << ", " << s(t.host_lanes_s) << "\n";
   os << "  GPU lanes: " << t.gpu_lane_count << (t.gpu_lanes_why.empty() ? "" : " = " + t.gpu_lanes_why) << "\n";
+  // The executor's steps as it ran them (run --plan shows the same steps before a run).
+  for (const StepTiming& st : t.steps)
+    os << "  step " << st.phase << ": " << st.finished << " of " << st.cases << " cases, " << st.workers << " worker(s) in "
+       << st.lanes << " lane(s), from " << s(st.start_s) << " for " << s(st.wall_s)
+       << (st.stopped != StopKind::none ? std::string(", stopped: ") + to_string(st.stopped) : std::string()) << "\n";
   os << "  summed over GPU lanes: worker start " << s(t.worker_start_s) << " (specs " << s(t.catalog_s) << ", context "
      << s(t.gpu_open_s) << "), module loads " << s(t.module_load_s) << ", shared-worker cases " << s(t.gpu_cases_s)
      << ", isolated cases " << s(t.isolated_s) << " (" << t.isolated_cases << " in " << t.isolated_workers

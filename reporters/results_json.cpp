@@ -15,9 +15,22 @@ Json toolchain_json(const RunReport::Toolchain& t) {
   return j;
 }
 
+// The executor's step records (supervisor.hpp StepTiming), in the order the steps started.
+Json steps_json(const SuperviseTiming& t) {
+  Json a = Json::array();
+  for (const StepTiming& s : t.steps) {
+    Json j = {{"phase", s.phase},     {"cases", s.cases},        {"finished", s.finished}, {"workers", s.workers},
+              {"lanes", s.lanes},     {"start_s", json_number(s.start_s)}, {"wall_s", json_number(s.wall_s)}};
+    if (s.stopped != StopKind::none) j["stopped"] = to_string(s.stopped);
+    a.push_back(j);
+  }
+  return a;
+}
+
 Json timing_json(const RunReport& run) {
   const SuperviseTiming& t = run.timing;
-  return {{"gpu_lane_s", json_number(t.gpu_lane_s)},
+  return {{"steps", steps_json(t)},
+          {"gpu_lane_s", json_number(t.gpu_lane_s)},
           {"parallel_phase_s", json_number(t.parallel_phase_s)},
           {"alone_phase_s", json_number(t.alone_phase_s)},
           {"isolated_phase_s", json_number(t.isolated_phase_s)},

@@ -19,12 +19,10 @@
 
 #include "harness/driver/gpu_list.hpp"
 #include "harness/driver/nvml.hpp"
+#include "harness/runner/stop.hpp"
 #include "harness/spec/spec.hpp"
 
 namespace cuconform {
-
-// The value a GPU's stop flag gets when the watch stops it (a signal stops with its number).
-constexpr int kStoppedUnhealthy = -1;
 
 // Whether an Xid is one a faulting kernel causes (an expected fault's), not the GPU's own.
 bool xid_from_application(unsigned long long xid);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <thread>
 
 #include "harness/runner/node_run.hpp"
@@ -139,6 +140,12 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     else if (p.gpu == GpuUse::alone) alone.push_back(c);
     else isolated.push_back(c);
   }
+  if (!o.shuffle_seed.empty()) {
+    // One generator for the whole run, drawn in a fixed order: the same seed gives the same order
+    // (each GPU's executor makes the same lists from the same cases).
+    std::mt19937_64 rng(std::stoull(o.shuffle_seed));
+    for (auto* list : {&shared, &alone, &isolated, &host, &pair_shared, &pair_rest}) std::shuffle(list->begin(), list->end(), rng);
+  }
 
   auto add = [&](PlanStep s) {
     s.cost = cost_of(s.cases);
@@ -198,7 +205,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     PlanStep s = gpu_step(Phase::isolated, g, -1, "exclusive", isolated);
     s.worker = WorkerKind::own;
     s.workers = isolated_workers(isolated, o);
-    s.prestart = o.prestart ? o.prestart_depth : 0;
+    s.prestart = o.prestart ? std::max(1, o.prestart_depth) : 0;
     s.why = o.isolated_alone ? "expected faults and undefined behaviour: one process at a time, nothing else on the GPU, last"
                              : "expected faults and undefined behaviour: one process at a time, BESIDE the parallel lanes (unsafe)";
     add(std::move(s));

@@ -97,9 +97,11 @@ std::vector<std::string> worker_env_for(const std::vector<NodeGpu>& gpus, int gp
 // two cores (of the cores' share of each of `gpus` GPUs), one per 4 GiB, at most 8.
 int gpu_lanes_for(int sms, std::size_t mem_bytes, int cores, int gpus, std::string* why);
 
-// The executor's options from the plan's (the supervisor and the node run read these).
+// The executor's options from the plan's (the supervisor and the node run read these), and back:
+// the supervisor plans its own GPU's steps from its options.
 struct SuperviseOptions;
 void apply_plan_options(const PlanOptions& o, SuperviseOptions* so);
+PlanOptions plan_options_of(const SuperviseOptions& so);
 
 std::string plan_text(const Plan& p, bool cases);
 Json plan_json(const Plan& p);

@@ -78,4 +78,18 @@ void apply_plan_options(const PlanOptions& o, SuperviseOptions* so) {
   so->shuffle_seed = o.shuffle_seed.empty() ? 0 : std::stoull(o.shuffle_seed);
 }
 
+PlanOptions plan_options_of(const SuperviseOptions& so) {
+  PlanOptions o;
+  o.gpu_lanes = so.gpu_lanes;
+  o.host_lanes = so.host_lanes;
+  o.prestart = so.prestart_isolated;
+  o.prestart_depth = so.prestart_depth;
+  o.lane_chunks = so.lane_chunks;
+  o.records_share = so.records_share_workers;
+  o.faults_share = so.faults_share_workers;
+  o.isolated_alone = so.isolated_alone;
+  o.shuffle_seed = so.shuffle ? std::to_string(so.shuffle_seed) : std::string();
+  return o;
+}
+
 }  // namespace cuconform

@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "harness/runner/execute.hpp"
@@ -253,7 +254,9 @@ void run_lanes(ItemQueue& q, int n, Shared& sh, bool gpu_lane) {
 // The outcome in the order of `cases`: each result, or unfinished.
 SuperviseOutcome collect(const std::vector<const Case*>& cases, Shared& sh, SuperviseOutcome& out) {
   out.timing.workers_started = out.workers_started;
-  out.stopped_by = sh.opt.stop ? sh.opt.stop->load() : 0;
+  const int flag = sh.opt.stop ? sh.opt.stop->load() : 0;
+  out.stopped_by = flag > 0 ? flag : 0;
+  out.stop = stop_kind_of(flag);
   for (const Case* c : cases) {
     auto it = sh.done.find(c->name);
     out.finished.push_back(it != sh.done.end());
@@ -262,53 +265,92 @@ SuperviseOutcome collect(const std::vector<const Case*>& cases, Shared& sh, Supe
   return std::move(out);
 }
 
+// A step's record: opened when it starts, closed when it ends (the executor's clock, `t0`).
+class StepClock {
+ public:
+  StepClock(Shared& sh, const PlanStep* step, Clock::time_point t0, int lanes)
+      : sh_(sh), t0_(t0), begun_(Clock::now()) {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    rec_.phase = step ? to_string(step->phase) : "";
+    rec_.cases = step ? static_cast<int>(step->cases.size()) : 0;
+    rec_.lanes = lanes;
+    rec_.start_s = std::chrono::duration<double>(begun_ - t0_).count();
+    for (const Case* c : step ? step->cases : std::vector<const Case*>{}) names_.push_back(&c->name);
+  }
+  void close() {
+    std::lock_guard<std::mutex> lock(sh_.mu);
+    rec_.wall_s = seconds_since(begun_);
+    // Its workers: those that gave its cases their results (steps run side by side, so the run's
+    // worker count says nothing of one step's).
+    std::set<int> workers;
+    for (const std::string* n : names_)
+      if (auto it = sh_.done.find(*n); it != sh_.done.end()) {
+        ++rec_.finished;
+        workers.insert(it->second.worker);
+      }
+    rec_.workers = static_cast<int>(workers.size());
+    rec_.stopped = rec_.finished < rec_.cases && sh_.opt.stop ? stop_kind_of(sh_.opt.stop->load()) : StopKind::none;
+    if (!rec_.phase.empty()) sh_.out.timing.steps.push_back(rec_);
+  }
+
+ private:
+  Shared& sh_;
+  Clock::time_point t0_, begun_;
+  StepTiming rec_;
+  std::vector<const std::string*> names_;
+};
+
+const PlanStep* step_of(const Plan& plan, Phase phase) {
+  for (const PlanStep& s : plan.steps)
+    if (s.phase == phase) return &s;
+  return nullptr;
+}
 
 }  // namespace
 
+// The executor of one GPU's plan: the supervisor plans its cases (make_plan: the same decisions
+// `run --plan` prints) and runs the steps under their resources, each step's time recorded.
 SuperviseOutcome supervise(const std::vector<const Case*>& cases, const SuperviseOptions& opt) {
   SuperviseOutcome out;
   Shared sh{opt, out, {}, {}, {}};
-  std::vector<const Case*> gpu_cases, alone_cases, isolated_cases, host_cases;
-  for (const Case* c : cases) {
-    switch (c->placement.gpu) {
-      case GpuUse::none: host_cases.push_back(c); break;
-      case GpuUse::isolated: isolated_cases.push_back(c); break;
-      case GpuUse::alone: alone_cases.push_back(c); break;
-      case GpuUse::shared: gpu_cases.push_back(c); break;
-    }
-  }
-  if (opt.shuffle) {
-    // One generator for the whole run, drawn in a fixed order: the same seed gives the same order.
-    std::mt19937_64 rng(opt.shuffle_seed);
-    for (auto* list : {&gpu_cases, &alone_cases, &isolated_cases, &host_cases}) std::shuffle(list->begin(), list->end(), rng);
-  }
   if (opt.one_worker) {
     // bisect: the cases in the order given, one worker, nothing beside it.
     run_all(cases, sh, true, false);
     return collect(cases, sh, out);
   }
   SuperviseTiming& t = out.timing;
-  int gpu_lanes = 1;
-  if (gpu_cases.size() > 1) {
-    gpu_lanes = opt.gpu_lanes > 0 ? opt.gpu_lanes : default_gpu_lanes(&t.gpu_lanes_why, opt.gpus_on_host);
-    if (opt.gpu_lanes > 0) t.gpu_lanes_why = std::to_string(gpu_lanes) + " (--jobs)";
+  PlanOptions po = plan_options_of(opt);
+  po.reruns = 0;  // the re-run step is the caller's (rerun.hpp), after every GPU's results
+  std::size_t shared_cases = 0;
+  for (const Case* c : cases) shared_cases += c->placement.gpu == GpuUse::shared ? 1 : 0;
+  if (shared_cases > 1 && po.gpu_lanes <= 0) {
+    // Sized from this process's GPU (cuInit and attributes only), as the plan sizes a node's GPUs.
+    po.gpu_lanes = default_gpu_lanes(&t.gpu_lanes_why, opt.gpus_on_host);
+  } else if (shared_cases > 1) {
+    t.gpu_lanes_why = std::to_string(po.gpu_lanes) + " (--jobs)";
   }
-  t.gpu_lane_count = gpu_lanes;
+  const Plan plan = make_plan(cases, {}, po);
+  const PlanStep* host_step = step_of(plan, Phase::host);
+  const PlanStep* parallel = step_of(plan, Phase::parallel);
+  const PlanStep* alone = step_of(plan, Phase::alone);
+  const PlanStep* isolated = step_of(plan, Phase::isolated);
+  t.gpu_lane_count = parallel ? parallel->lanes : 1;
 
   // Host lanes take items from one queue, so a slow item does not hold the others back.
-  const int lanes = host_cases.empty() ? 0 : std::min<int>(opt.host_lanes > 0 ? opt.host_lanes : default_host_lanes(static_cast<int>(std::thread::hardware_concurrency())),
-                                                           static_cast<int>(host_cases.size()));
-  ItemQueue host_queue(make_chunks(host_cases, lanes, 4, 8));
+  const int lanes = host_step ? host_step->lanes : 0;
+  ItemQueue host_queue(host_step ? host_step->workers : std::vector<Item>{});
   const auto t0 = Clock::now();
   std::thread host_timer;
   if (lanes > 0) {
     host_timer = std::thread([&] {
+      StepClock clock(sh, host_step, t0, lanes);
       run_lanes(host_queue, lanes, sh, false);
+      clock.close();
       std::lock_guard<std::mutex> lock(sh.mu);
       t.host_lanes_s = seconds_since(t0);
     });
   }
-  // Isolated cases (expected faults, undefined behaviour, findings that fault): one process at a
+  // The isolated step (expected faults, undefined behaviour, findings that fault): one process at a
   // time, each worker gone before the next one's go, and by default with nothing else running on
   // the GPU. A case expecting a fault has a process of its own. The undefined-behaviour records
   // share one, deqp-runner style: most of them end normally (107 of 146 on an H100), and one
@@ -330,17 +372,12 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   // faults beside idle, gated contexts: about 300 in the runs of 2026-11-25, no incident.
   // --isolated-beside (CUCONFORM_ISOLATED_ALONE=0) runs the lane beside the parallel lanes:
   // 26-28 s instead of 31-34 s for the whole suite, and not safe.
-  std::vector<std::vector<const Case*>> iso_items;  // each a worker's list
-  {
-    std::vector<const Case*> records;
-    for (const Case* c : isolated_cases) {
-      if (joins_records_worker(*c, opt.records_share_workers, opt.faults_share_workers)) records.push_back(c);
-      else iso_items.push_back({c});
-    }
-    if (!records.empty()) iso_items.push_back(records);
-  }
+  const std::vector<Item> no_items;
+  const std::vector<Item>& iso_items = isolated ? isolated->workers : no_items;  // each a worker's list
+  const int prestart_depth = isolated ? isolated->prestart : 0;  // 0: none started ahead
   auto run_isolated = [&] {
     const auto ts = Clock::now();
+    StepClock clock(sh, isolated, t0, 1);
     struct Ahead {
       std::size_t item;
       Worker w;
@@ -353,13 +390,13 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       while (skip < list.size() && !sh.stopping()) {
         // Keep `prestart_depth` ahead: spares for this list while it has cases after the running
         // one (isolated_workers_ahead), then the next lists.
-        if (opt.prestart_isolated) {
+        if (prestart_depth > 0) {
           if (next_item <= i) next_item = i + 1;
           // The first of this list's workers ahead is the one about to run; spares come after it.
           std::size_t for_this = 0;
           for (auto& a : ahead) for_this += a.item == i;
           const std::size_t want_this =
-              isolated_workers_ahead(list.size() - skip, opt.prestart_depth, next_item < iso_items.size());
+              isolated_workers_ahead(list.size() - skip, prestart_depth, next_item < iso_items.size());
           while (for_this < want_this) {
             // Spares go right after this list's workers, before the next lists'.
             auto pos = ahead.begin();
@@ -367,7 +404,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
             ahead.insert(pos, Ahead{i, spawn(opt.specs_dir, list, true, opt.worker_env)});
             ++for_this;
           }
-          while (ahead.size() < static_cast<std::size_t>(std::max(1, opt.prestart_depth)) && next_item < iso_items.size()) {
+          while (ahead.size() < static_cast<std::size_t>(prestart_depth) && next_item < iso_items.size()) {
             ahead.push_back(Ahead{next_item, spawn(opt.specs_dir, iso_items[next_item], true, opt.worker_env)});
             ++next_item;
           }
@@ -397,19 +434,21 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
       }
     }
     for (Ahead& a : ahead) cancel(a.w);
+    clock.close();
     std::lock_guard<std::mutex> lock(sh.mu);
     t.isolated_phase_s = seconds_since(ts);
   };
-  // 1. The parallel GPU lanes (shared cases), and with --isolated-beside the isolated lane.
+  // 1. The parallel step (shared cases, in the plan's chunks: a worker and a context each), and
+  // with --isolated-beside the isolated step beside it.
   const auto tp = Clock::now();
   std::thread isolated_lane;
   if (!opt.isolated_alone) isolated_lane = std::thread(run_isolated);
-  // Two chunks a lane: each chunk is a worker and a context, and two leave room to even out the
-  // lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here (the driver
-  // is their toolchain), and cut by count one chunk held mbarrier.compile.sm90_only_wrappers'
-  // eight nvcc compiles (36 s of a 46 s parallel phase, H100 2026-11-25). A kernel case costs 1.
-  ItemQueue gpu_queue(make_chunks(gpu_cases, gpu_lanes, opt.lane_chunks, 8));
-  run_lanes(gpu_queue, gpu_lanes, sh, true);
+  {
+    StepClock clock(sh, parallel, t0, t.gpu_lane_count);
+    ItemQueue gpu_queue(parallel ? parallel->workers : std::vector<Item>{});
+    run_lanes(gpu_queue, t.gpu_lane_count, sh, true);
+    clock.close();
+  }
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.parallel_phase_s = seconds_since(tp);
@@ -418,14 +457,18 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   if (opt.phase_done) opt.phase_done("parallel");
   // 2. The GPU to themselves: the shared ones in one worker.
   const auto t1 = Clock::now();
-  run_all(alone_cases, sh, true, true);
+  if (alone) {
+    StepClock clock(sh, alone, t0, 1);
+    run_all(alone->cases, sh, true, true);
+    clock.close();
+  }
   {
     std::lock_guard<std::mutex> lock(sh.mu);
     t.alone_phase_s = seconds_since(t1);
-    t.alone_cases = static_cast<int>(alone_cases.size());
+    t.alone_cases = alone ? static_cast<int>(alone->cases.size()) : 0;
   }
   if (opt.phase_done) opt.phase_done("alone");
-  // 3. The isolated cases last, nothing else on the GPU (unless --isolated-beside).
+  // 3. The isolated step last, nothing else on the GPU (unless --isolated-beside).
   if (opt.isolated_alone) run_isolated();
   if (opt.phase_done) opt.phase_done("isolated");
   t.isolated_alone = opt.isolated_alone;

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "harness/runner/case_result.hpp"
+#include "harness/runner/stop.hpp"
 #include "harness/spec/catalog.hpp"
 
 namespace cuconform {
@@ -73,6 +74,17 @@ struct SuperviseOptions {
   const std::atomic<int>* stop = nullptr;
 };
 
+// One executed step of the plan (plan.hpp): what it ran and when, from the executor's own clock
+// (seconds since the supervisor started), and how it ended.
+struct StepTiming {
+  std::string phase;            // host, parallel, alone, isolated
+  int cases = 0, finished = 0;  // its cases, and how many got a result
+  int workers = 0;              // worker processes that gave its cases their results
+  int lanes = 1;
+  double start_s = 0, wall_s = 0;
+  StopKind stopped = StopKind::none;  // a stop that cut it short
+};
+
 // Where a run's time went (seconds; `cuconform run --timing`).
 struct SuperviseTiming {
   double gpu_lane_s = 0;      // wall time of all GPU work (the parallel lanes, then the GPU-alone phase)
@@ -101,6 +113,7 @@ struct SuperviseTiming {
   double host_tool_s = 0;     // host lanes and GPU lane: toolkit programs (ptxas, cuobjdump)
   double host_cases_s = 0;    // host lanes: case time, summed over lanes
   int workers_started = 0, host_lane_count = 0;
+  std::vector<StepTiming> steps;  // in the order they started
 };
 
 struct SuperviseOutcome {
@@ -110,6 +123,7 @@ struct SuperviseOutcome {
   int workers_started = 0;
   SuperviseTiming timing;
   int stopped_by = 0;  // the signal that stopped the run, 0 when it ran to the end
+  StopKind stop = StopKind::none;  // why it stopped early: a signal, or its GPU taken out by the health watch
 };
 
 SuperviseOutcome supervise(const std::vector<const Case*>& cases, const SuperviseOptions& opt);

@@ -3,6 +3,7 @@
 // still run and pass in a fresh worker.
 #include <catch2/catch.hpp>
 
+#include "harness/runner/plan.hpp"
 #include "harness/runner/supervisor.hpp"
 
 using namespace cuconform;
@@ -220,5 +221,58 @@ TEST_CASE("records share a worker until one faults, hangs or kills it, with the 
     const auto& m0 = a.results[windows[k]].obs.measurements;
     const auto& m1 = a.results[windows[k + 1]].obs.measurements;
     CHECK(m1.at(0).second >= m0.at(1).second);
+  }
+}
+
+// The executor runs what the plan says: each step it records is a step of make_plan for the same
+// cases and options (phase and case count), every case of the step got a result, and the steps
+// hold every case once.
+TEST_CASE("the executor runs the plan's steps and records each one's time", "[host][isolation][plan]") {
+  const std::vector<std::string> names = {"selftest.behave.pid", "selftest.echo.value1", "selftest.negative.violation.pid",
+                                          "selftest.undefined.ok", "selftest.undefined.fault"};  // host, then isolated
+  Catalog cat = load_catalog(kSpecs);
+  REQUIRE(cat.ok());
+  std::vector<const Case*> cases;
+  for (auto& n : names) cases.push_back(cat.find_case(n));
+  SuperviseOptions opt;
+  opt.slack_s = 1;
+  opt.specs_dir = kSpecs;
+  SuperviseOutcome out = supervise(cases, opt);
+  const Plan plan = make_plan(cases, {}, plan_options_of(opt));
+  REQUIRE_FALSE(out.timing.steps.empty());
+  int total = 0;
+  for (const StepTiming& s : out.timing.steps) {
+    INFO("step " << s.phase);
+    const PlanStep* p = nullptr;
+    for (const PlanStep& ps : plan.steps)
+      if (s.phase == to_string(ps.phase)) p = &ps;
+    REQUIRE(p);
+    CHECK(s.cases == static_cast<int>(p->cases.size()));
+    CHECK(s.finished == s.cases);
+    CHECK(s.workers == static_cast<int>(p->workers.size()));  // no case here ends its worker early
+    CHECK(s.start_s >= 0);
+    CHECK(s.wall_s >= 0);
+    CHECK(s.stopped == StopKind::none);
+    total += s.cases;
+  }
+  CHECK(total == static_cast<int>(names.size()));
+  CHECK(out.stop == StopKind::none);
+}
+
+TEST_CASE("a stop is typed: a signal or the GPU taken out, and the steps it cut short say so", "[host][isolation]") {
+  for (const int flag : {15, kStoppedUnhealthy}) {
+    INFO("stop flag " << flag);
+    std::atomic<int> stop{flag};
+    SuperviseOptions opt;
+    opt.stop = &stop;
+    SuperviseOutcome out = supervise_named(kSpecs, {"selftest.behave.pid", "selftest.undefined.ok"}, opt);
+    const StopKind want = flag > 0 ? StopKind::signal : StopKind::gpu_down;
+    CHECK(out.stop == want);
+    CHECK(out.stopped_by == (flag > 0 ? flag : 0));
+    REQUIRE_FALSE(out.timing.steps.empty());
+    for (const StepTiming& s : out.timing.steps) {
+      CHECK(s.finished == 0);
+      CHECK(s.stopped == want);
+    }
   }
 }
