@@ -169,6 +169,14 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     s.cases = host;
     s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : default_host_lanes(cores), std::max<int>(1, host.size()));
     s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8";
+    // More once the GPU's alone step is over (a run with GPU steps; a node's host step runs beside
+    // every GPU and keeps its lanes).
+    const int late = o.host_lanes_late > 0 ? o.host_lanes_late : late_host_lanes(cores);
+    if (n == 1 && host.size() < cases.size() && late > s.lanes && static_cast<std::size_t>(s.lanes) < host.size()) {
+      s.lanes_late = std::min<int>(late, static_cast<int>(host.size()));
+      s.lanes_why += ", then " + std::to_string(s.lanes_late) + " once the GPU's alone step is over (" +
+                     (o.host_lanes_late > 0 ? "$CUCONFORM_HOST_LANES_LATE" : "the cores less two, at most 16") + ")";
+    }
     s.workers = make_chunks(host, s.lanes, 4, 8);
     s.why = "host tools and planned cases, once for the node, beside every phase";
     add(std::move(s));
@@ -238,6 +246,8 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
   };
   opt("gpu lanes", o.gpu_lanes > 0 ? std::to_string(o.gpu_lanes) : "automatic", "jobs");
   opt("host lanes", o.host_lanes > 0 ? std::to_string(o.host_lanes) : "automatic", "CUCONFORM_HOST_LANES");
+  opt("host lanes after the GPU's alone step", o.host_lanes_late > 0 ? std::to_string(o.host_lanes_late) : "automatic",
+      "CUCONFORM_HOST_LANES_LATE");
   opt("worker processes a parallel lane", std::to_string(o.lane_chunks), "CUCONFORM_LANE_CHUNKS");
   opt("isolated lane", o.isolated_alone ? "alone, last" : "beside the parallel lanes (unsafe)",
       o.isolated_alone ? "CUCONFORM_ISOLATED_ALONE" : "isolated_beside");

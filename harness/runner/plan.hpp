@@ -25,6 +25,9 @@ namespace cuconform {
 struct PlanOptions {
   int gpu_lanes = 0;        // parallel GPU lanes a GPU (--jobs, $CUCONFORM_JOBS); 0: from the GPU and the cores
   int host_lanes = 0;       // $CUCONFORM_HOST_LANES; 0: default_host_lanes (schedule.hpp)
+  // $CUCONFORM_HOST_LANES_LATE: the host lanes once the GPU's alone step is over (its isolated step
+  // runs one process at a time and leaves the cores idle); 0: late_host_lanes (schedule.hpp).
+  int host_lanes_late = 0;
   int cores = 0;            // the host's CPU cores (0: std::thread::hardware_concurrency())
   bool prestart = true;     // $CUCONFORM_PRESTART: isolated workers started (gated) while the one before runs
   int prestart_depth = 3;   // $CUCONFORM_PRESTART_DEPTH
@@ -63,6 +66,7 @@ struct PlanStep {
   std::vector<const Case*> cases;
   std::vector<std::vector<const Case*>> workers;  // the cases of each worker process, in order (the plan's chunks)
   int lanes = 1;               // workers at once
+  int lanes_late = 0;          // host step: lanes once the GPU's alone step is over (0: no more)
   std::string lanes_why;
   int prestart = 0;            // workers started ahead (isolated steps)
   int round = 0;               // two-GPU steps: the round (no GPU in two pairs of a round)

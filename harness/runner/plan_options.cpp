@@ -54,6 +54,8 @@ bool plan_options_from_env(PlanOptions* o, std::string* error) {
   note("CUCONFORM_LANE_CHUNKS");
   if (!whole_number("CUCONFORM_HOST_LANES", 1, 64, &o->host_lanes, error)) return false;
   note("CUCONFORM_HOST_LANES");
+  if (!whole_number("CUCONFORM_HOST_LANES_LATE", 1, 64, &o->host_lanes_late, error)) return false;
+  note("CUCONFORM_HOST_LANES_LATE");
   if (!yes_no("CUCONFORM_BATCH_RECORDS", &o->records_share, error)) return false;
   note("CUCONFORM_BATCH_RECORDS");
   if (!yes_no("CUCONFORM_FAULTS_SHARE", &o->faults_share, error)) return false;
@@ -68,6 +70,7 @@ bool plan_options_from_env(PlanOptions* o, std::string* error) {
 void apply_plan_options(const PlanOptions& o, SuperviseOptions* so) {
   so->gpu_lanes = o.gpu_lanes;
   so->host_lanes = o.host_lanes;
+  so->host_lanes_late = o.host_lanes_late;
   so->prestart_isolated = o.prestart;
   so->prestart_depth = o.prestart_depth;
   so->lane_chunks = o.lane_chunks;
@@ -82,6 +85,7 @@ PlanOptions plan_options_of(const SuperviseOptions& so) {
   PlanOptions o;
   o.gpu_lanes = so.gpu_lanes;
   o.host_lanes = so.host_lanes;
+  o.host_lanes_late = so.host_lanes_late;
   o.prestart = so.prestart_isolated;
   o.prestart_depth = so.prestart_depth;
   o.lane_chunks = so.lane_chunks;

@@ -68,6 +68,7 @@ Json plan_json(const Plan& p) {
     x["worker"] = to_string(s.worker);
     x["lock"] = s.lock;
     x["lanes"] = s.lanes;
+    if (s.lanes_late > 0) x["lanes_late"] = s.lanes_late;
     if (!s.lanes_why.empty()) x["lanes_why"] = s.lanes_why;
     x["prestart"] = s.prestart;
     x["cost"] = json_number(s.cost);

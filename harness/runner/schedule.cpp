@@ -26,6 +26,8 @@ int default_gpu_lanes(std::string* why, int gpus) {
 
 int default_host_lanes(int cores) { return std::clamp(cores - 2, 1, 8); }
 
+int late_host_lanes(int cores) { return std::clamp(cores - 2, 1, 16); }
+
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after) {
   if (left <= 1) return 1;
   if (lists_after) return 2;

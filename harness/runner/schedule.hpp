@@ -36,6 +36,11 @@ int default_gpu_lanes(std::string* why, int gpus = 1);
 // with 16 against 32.3-34.8 s with 8 (the host tools take the cores the GPU lanes' workers
 // start on). $CUCONFORM_HOST_LANES sets another number.
 int default_host_lanes(int cores);
+// Host lanes once a GPU's alone step is over: its isolated step runs one process at a time, so
+// the cores the parallel lanes' workers needed are free: the cores less two, at most 16. The
+// smoke profile is bound by its host lanes (2026-11-29, H200, 16 cores: host lanes 7.5 s against
+// the GPU's 3.5 s).
+int late_host_lanes(int cores);
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);
 

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -340,16 +341,22 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   const int lanes = host_step ? host_step->lanes : 0;
   ItemQueue host_queue(host_step ? host_step->workers : std::vector<Item>{});
   const auto t0 = Clock::now();
-  std::thread host_timer;
-  if (lanes > 0) {
-    host_timer = std::thread([&] {
-      StepClock clock(sh, host_step, t0, lanes);
-      run_lanes(host_queue, lanes, sh, false);
-      clock.close();
+  // The host step's lanes, and its late lanes once the GPU's alone step is over (the plan says
+  // how many): the last group to finish closes the step's record.
+  const int late = host_step && host_step->lanes_late > lanes ? host_step->lanes_late - lanes : 0;
+  std::optional<StepClock> host_clock;
+  if (lanes > 0) host_clock.emplace(sh, host_step, t0, host_step->lanes_late > lanes ? host_step->lanes_late : lanes);
+  std::atomic<int> host_groups{late > 0 ? 2 : 1};
+  auto host_group = [&](int n) {
+    run_lanes(host_queue, n, sh, false);
+    if (--host_groups == 0) {
+      host_clock->close();
       std::lock_guard<std::mutex> lock(sh.mu);
       t.host_lanes_s = seconds_since(t0);
-    });
-  }
+    }
+  };
+  std::thread host_timer, host_late;
+  if (lanes > 0) host_timer = std::thread(host_group, lanes);
   // The isolated step (expected faults, undefined behaviour, findings that fault): one process at a
   // time, each worker gone before the next one's go, and by default with nothing else running on
   // the GPU. A case expecting a fault has a process of its own. The undefined-behaviour records
@@ -468,12 +475,14 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.alone_cases = alone ? static_cast<int>(alone->cases.size()) : 0;
   }
   if (opt.phase_done) opt.phase_done("alone");
+  if (late > 0) host_late = std::thread(host_group, late);
   // 3. The isolated step last, nothing else on the GPU (unless --isolated-beside).
   if (opt.isolated_alone) run_isolated();
   if (opt.phase_done) opt.phase_done("isolated");
   t.isolated_alone = opt.isolated_alone;
   t.gpu_lane_s = seconds_since(t0);
   if (host_timer.joinable()) host_timer.join();
+  if (host_late.joinable()) host_late.join();
   reap_exiting(sh.exiting, 10);
   t.host_lane_count = lanes;
   return collect(cases, sh, out);

@@ -251,3 +251,28 @@ TEST_CASE("lever faults_share: findings tagged faults join the records' worker; 
   std::map<std::string, std::string> opts(lever.options.begin(), lever.options.end());
   CHECK(opts["findings tagged faults join the records' worker"] == "yes (default)");
 }
+
+TEST_CASE("the host step widens once the GPU's alone step is over, on one GPU only", "[host][plan]") {
+  REQUIRE(specs().ok());
+  auto host_step = [](const Plan& p) {
+    for (const PlanStep& s : p.steps)
+      if (s.phase == Phase::host) return s;
+    FAIL("no host step");
+    return PlanStep{};
+  };
+  const auto cases = all_cases();
+  const PlanStep one = host_step(make_plan(cases, {h200(0)}, sixteen_cores()));
+  CHECK(one.lanes == 8);
+  CHECK(one.lanes_late == 14);  // the cores less two, at most 16
+  CHECK(one.lanes_why.find("then 14 once the GPU's alone step is over") != std::string::npos);
+  PlanOptions set = sixteen_cores();
+  set.host_lanes_late = 10;
+  CHECK(host_step(make_plan(cases, {h200(0)}, set)).lanes_late == 10);
+  // A node's host step runs beside every GPU's steps: no GPU's alone step frees the cores.
+  CHECK(host_step(make_plan(cases, {h200(0), h200(1)}, sixteen_cores())).lanes_late == 0);
+  // Host cases alone (a node's host executor): nothing to wait for.
+  std::vector<const Case*> host;
+  for (const Case* c : cases)
+    if (c->placement.gpu == GpuUse::none) host.push_back(c);
+  CHECK(host_step(make_plan(host, {h200(0)}, sixteen_cores())).lanes_late == 0);
+}
