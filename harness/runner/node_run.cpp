@@ -105,9 +105,12 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     }
   });
 
-  // Host-only cases once, beside the GPUs.
+  // Host-only cases once, beside the GPUs. On one GPU its late host lanes start once that GPU's
+  // alone step is over (plan.hpp: host_beside_gpu).
+  std::atomic<bool> host_late_go{false};
   std::thread host([&] {
     SuperviseOptions so = opt.base;
+    if (n == 1) so.host_late_go = &host_late_go;
     so.on_start = nullptr;
     so.phase_done = nullptr;
     so.on_result = [&](const Case& c, const CaseResult& r) { report(-1, c, r); };
@@ -163,6 +166,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
           std::unique_lock<std::mutex> lock(pairs_mu);
           pairs_cv.wait(lock, [&] { return pairs_left == 0; });
         }
+        if (std::string(phase) == "alone") host_late_go = true;
         watch.snapshot(gi, std::string("after ") + phase);
         if (n > 1) barrier.arrive_and_wait();
       };

@@ -172,7 +172,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     // More once the GPU's alone step is over (a run with GPU steps; a node's host step runs beside
     // every GPU and keeps its lanes).
     const int late = o.host_lanes_late > 0 ? o.host_lanes_late : late_host_lanes(cores);
-    if (n == 1 && host.size() < cases.size() && late > s.lanes && static_cast<std::size_t>(s.lanes) < host.size()) {
+    if (n == 1 && (host.size() < cases.size() || o.host_beside_gpu) && late > s.lanes && static_cast<std::size_t>(s.lanes) < host.size()) {
       s.lanes_late = std::min<int>(late, static_cast<int>(host.size()));
       s.lanes_why += ", then " + std::to_string(s.lanes_late) + " once the GPU's alone step is over (" +
                      (o.host_lanes_late > 0 ? "$CUCONFORM_HOST_LANES_LATE" : "the cores less two, at most 16") + ")";

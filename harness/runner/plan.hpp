@@ -28,6 +28,9 @@ struct PlanOptions {
   // $CUCONFORM_HOST_LANES_LATE: the host lanes once the GPU's alone step is over (its isolated step
   // runs one process at a time and leaves the cores idle); 0: late_host_lanes (schedule.hpp).
   int host_lanes_late = 0;
+  // The host cases run in an executor of their own beside one GPU's (the node run's host step):
+  // that GPU's alone step gives the late lanes their go.
+  bool host_beside_gpu = false;
   int cores = 0;            // the host's CPU cores (0: std::thread::hardware_concurrency())
   bool prestart = true;     // $CUCONFORM_PRESTART: isolated workers started (gated) while the one before runs
   int prestart_depth = 3;   // $CUCONFORM_PRESTART_DEPTH

@@ -86,6 +86,7 @@ PlanOptions plan_options_of(const SuperviseOptions& so) {
   o.gpu_lanes = so.gpu_lanes;
   o.host_lanes = so.host_lanes;
   o.host_lanes_late = so.host_lanes_late;
+  o.host_beside_gpu = so.host_late_go != nullptr;
   o.prestart = so.prestart_isolated;
   o.prestart_depth = so.prestart_depth;
   o.lane_chunks = so.lane_chunks;

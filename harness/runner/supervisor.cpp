@@ -347,8 +347,14 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   std::optional<StepClock> host_clock;
   if (lanes > 0) host_clock.emplace(sh, host_step, t0, host_step->lanes_late > lanes ? host_step->lanes_late : lanes);
   std::atomic<int> host_groups{late > 0 ? 2 : 1};
-  auto host_group = [&](int n) {
+  std::atomic<bool> own_go{false}, host_main_done{false};
+  const std::atomic<bool>* go = opt.host_late_go ? opt.host_late_go : &own_go;
+  auto host_group = [&](int n, bool is_late) {
+    if (is_late) {  // wait for the go, unless the host step is over first
+      while (!go->load() && !host_main_done.load() && !sh.stopping()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     run_lanes(host_queue, n, sh, false);
+    if (!is_late) host_main_done = true;
     if (--host_groups == 0) {
       host_clock->close();
       std::lock_guard<std::mutex> lock(sh.mu);
@@ -356,7 +362,8 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     }
   };
   std::thread host_timer, host_late;
-  if (lanes > 0) host_timer = std::thread(host_group, lanes);
+  if (lanes > 0) host_timer = std::thread(host_group, lanes, false);
+  if (late > 0) host_late = std::thread(host_group, late, true);
   // The isolated step (expected faults, undefined behaviour, findings that fault): one process at a
   // time, each worker gone before the next one's go, and by default with nothing else running on
   // the GPU. A case expecting a fault has a process of its own. The undefined-behaviour records
@@ -475,7 +482,7 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.alone_cases = alone ? static_cast<int>(alone->cases.size()) : 0;
   }
   if (opt.phase_done) opt.phase_done("alone");
-  if (late > 0) host_late = std::thread(host_group, late);
+  own_go = true;  // the late host lanes' go
   // 3. The isolated step last, nothing else on the GPU (unless --isolated-beside).
   if (opt.isolated_alone) run_isolated();
   if (opt.phase_done) opt.phase_done("isolated");

@@ -34,6 +34,10 @@ struct SuperviseOptions {
   double slack_s = 5;     // added to each case's timeout_s before it is killed
   int host_lanes = 0;     // lanes for host-only cases; 0: default_host_lanes (schedule.hpp)
   int host_lanes_late = 0;  // ... once the GPU's alone step is over; 0: late_host_lanes (schedule.hpp)
+  // Host cases only, beside one GPU's executor (the node run on one GPU): the late host lanes
+  // start when this turns true (that GPU's alone step is over). Without it an executor gives the
+  // go itself after its own alone step, and one without GPU steps never widens.
+  const std::atomic<bool>* host_late_go = nullptr;
   int gpu_lanes = 0;      // parallel GPU lanes for shared cases; 0: default_gpu_lanes() (from the GPU and the cores)
   int gpus_on_host = 1;   // GPUs run at once by this process (each gets its share of the CPU cores)
   // Start each isolated case's process (and context) while the one before runs; it runs nothing
