@@ -194,16 +194,19 @@ TEST_CASE("lane chunks and host lanes are plan options: the parallel step's work
   REQUIRE(specs().ok());
   setenv("CUCONFORM_LANE_CHUNKS", "1", 1);
   setenv("CUCONFORM_HOST_LANES", "14", 1);
+  setenv("CUCONFORM_HOST_LANES_LATE", "15", 1);
   PlanOptions o = sixteen_cores();
   std::string error;
   REQUIRE(plan_options_from_env(&o, &error));
   unsetenv("CUCONFORM_LANE_CHUNKS");
   unsetenv("CUCONFORM_HOST_LANES");
+  unsetenv("CUCONFORM_HOST_LANES_LATE");
   const Plan one = make_plan(all_cases(), {h200(0)}, o);
   const Plan two = make_plan(all_cases(), {h200(0)}, sixteen_cores());
   std::map<std::string, std::string> opts(one.options.begin(), one.options.end());
   CHECK(opts["worker processes a parallel lane"] == "1 ($CUCONFORM_LANE_CHUNKS)");
   CHECK(opts["host lanes"] == "14 ($CUCONFORM_HOST_LANES)");
+  CHECK(opts["host lanes after the GPU's alone step"] == "15 ($CUCONFORM_HOST_LANES_LATE)");
   auto step = [](const Plan& p, Phase ph) {
     for (const PlanStep& s : p.steps)
       if (s.phase == ph) return s;
@@ -215,6 +218,7 @@ TEST_CASE("lane chunks and host lanes are plan options: the parallel step's work
   CHECK(p1.workers.size() == static_cast<std::size_t>(p1.lanes));
   CHECK(p2.workers.size() == static_cast<std::size_t>(2 * p2.lanes));
   CHECK(step(one, Phase::host).lanes == 14);
+  CHECK(step(one, Phase::host).lanes_late == 15);
   for (const char* bad : {"0", "5", "two", "", "99999999999"}) {
     setenv("CUCONFORM_LANE_CHUNKS", bad, 1);
     PlanOptions b;
