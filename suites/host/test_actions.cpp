@@ -50,6 +50,22 @@ std::string write_gpu(const std::string& dir, const nlohmann::ordered_json& j, i
   return p;
 }
 
+// A night of two clean GPUs on node-a in which GPU 1 fails `planted`, the one new failure.
+struct PlantedNight {
+  std::string planted;
+  std::vector<std::string> files;
+};
+
+PlantedNight planted_night(const std::string& dir) {
+  auto j = clean_gpu(0);
+  const std::size_t k = first_passing(j);
+  PlantedNight n{j["cases"][k]["name"], {write_gpu(dir, j, 0)}};
+  j = clean_gpu(1);
+  j["cases"][k]["verdict"] = "fail";
+  n.files.push_back(write_gpu(dir, j, 1));
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("action table: each row decides its action, in order", "[host][actions]") {
@@ -169,13 +185,7 @@ TEST_CASE("action facts of a results file: a planted new failure drains, a known
 
 TEST_CASE("the night's digest keeps each run's action facts, counts and throughput, with the known list", "[host][actions][fleet]") {
   const std::string dir = temp_dir("actions-digest");
-  auto j = clean_gpu(0);
-  const std::size_t k = first_passing(j);
-  const std::string planted = j["cases"][k]["name"];
-  std::vector<std::string> files = {write_gpu(dir, j, 0)};
-  j = clean_gpu(1);
-  j["cases"][k]["verdict"] = "fail";
-  files.push_back(write_gpu(dir, j, 1));
+  const auto [planted, files] = planted_night(dir);
   write_text(dir + "/known.yaml", "known_failures:\n  - id: " + planted + "\n    class: runtime\n    reason: \"planted\"\n");
   const KnownList known = load_known(dir + "/known.yaml");
   // Read with the known list, the planted failure is known: no action; without, it drains.
@@ -197,13 +207,7 @@ TEST_CASE("the night's digest keeps each run's action facts, counts and throughp
 
 TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's values", "[host][actions][metrics]") {
   const std::string dir = temp_dir("actions-metrics");
-  auto j = clean_gpu(0);
-  const std::size_t k = first_passing(j);
-  const std::string planted = j["cases"][k]["name"];
-  std::vector<std::string> files = {write_gpu(dir, j, 0)};
-  j = clean_gpu(1);
-  j["cases"][k]["verdict"] = "fail";
-  files.push_back(write_gpu(dir, j, 1));
+  const auto [planted, files] = planted_night(dir);
   FleetView v = build_fleet_view(night_of_files(files));
   const auto rows = fleet_actions(v);
   REQUIRE(rows.size() == 1);
@@ -215,7 +219,7 @@ TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's valu
   const std::string g1 = read_text(dir + "/metrics/cuconform_node-a_gpu1.prom");
   const std::string labels =
       "node=\"node-a\",gpu_uuid=\"GPU-bbbbbbbb-1111-2222-3333-444444444444\",gpu_index=\"1\",model=\"NVIDIA H200\","
-      "driver=\"580.159.04\",suite_version=\"" + j["suite"]["version"].get<std::string>() + "\"";
+      "driver=\"580.159.04\",suite_version=\"" + clean_gpu(1)["suite"]["version"].get<std::string>() + "\"";
   CHECK(has(g1, "# TYPE cuconform_cases gauge\n"));
   CHECK(has(g1, "cuconform_cases{" + labels + ",verdict=\"fail\"} 1\n"));
   CHECK(has(g1, "cuconform_new_failures{" + labels + "} 1\n"));
