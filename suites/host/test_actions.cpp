@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 
 #include "harness/util/input_file.hpp"
 #include "reporters/metrics_text.hpp"
@@ -78,22 +79,22 @@ TEST_CASE("action table: each row decides its action, in order", "[host][actions
   CHECK(decide_action(f).action == Action::none);
   CHECK(has(decide_action(f).why, "7 known failure(s) only"));
 
-  f.toolchain_changes = 1;
-  CHECK(decide_action(f).row == "toolchain");
-  f.odd_measurement = "ldgsts.x:l1_hit_cycles";
-  CHECK(decide_action(f).row == "odd-measurement");
-  f.preflight_action = Action::watch;
-  f.preflight_reason = "NVLink link(s) 3 down";
-  CHECK(decide_action(f).row == "preflight-watch");
-  f.flakes = 2;
-  f.first_flake = "scopes.x";
-  CHECK(decide_action(f).row == "flake");
-  CHECK(decide_action(f).action == Action::watch);
-  f.cut_off = "SIGTERM";
-  CHECK(decide_action(f).action == Action::rerun);
-  f.odd_verdict = "ldgsts.y (fail where pass)";
-  CHECK(decide_action(f).row == "odd-verdict");
-  CHECK(decide_action(f).action == Action::drain);
+  // Each step adds facts to those before it; the row of the last (the highest so far) decides.
+  using Step = std::pair<std::function<void(ActionFacts&)>, std::string>;
+  const auto walk = [&](const std::vector<Step>& steps) {
+    for (const auto& [add, want] : steps) {
+      add(f);
+      const GpuAction a = decide_action(f);
+      CHECK(a.row + " " + to_string(a.action) == want);
+    }
+  };
+  walk({{[](ActionFacts& x) { x.toolchain_changes = 1; }, "toolchain watch"},
+        {[](ActionFacts& x) { x.odd_measurement = "ldgsts.x:l1_hit_cycles"; }, "odd-measurement watch"},
+        {[](ActionFacts& x) { x.preflight_action = Action::watch, x.preflight_reason = "NVLink link(s) 3 down"; },
+         "preflight-watch watch"},
+        {[](ActionFacts& x) { x.flakes = 2, x.first_flake = "scopes.x"; }, "flake watch"},
+        {[](ActionFacts& x) { x.cut_off = "SIGTERM"; }, "cut-off rerun"},
+        {[](ActionFacts& x) { x.odd_verdict = "ldgsts.y (fail where pass)"; }, "odd-verdict drain"}});
   f.new_failures = 3;
   f.first_new_failure = "ldgsts.z";
   GpuAction a = decide_action(f);
@@ -101,16 +102,10 @@ TEST_CASE("action table: each row decides its action, in order", "[host][actions
   CHECK(a.action == Action::drain);
   CHECK(a.why == "new failure ldgsts.z (+2 more)");
   CHECK(a.first_new_failure == "ldgsts.z");
-  f.results = false;
-  CHECK(decide_action(f).action == Action::rerun);
-  f.no_gpu = true;
-  f.no_gpu_why = "no CUDA driver";
-  CHECK(decide_action(f).row == "no-gpu");
-  CHECK(decide_action(f).action == Action::drain);
-  f.unhealthy = "Xid 79 at case ldgsts.z";
-  CHECK(decide_action(f).action == Action::reset);
-  f.unhealthy = "a row remap failed";
-  CHECK(decide_action(f).action == Action::replace);
+  walk({{[](ActionFacts& x) { x.results = false; }, "no-results rerun"},
+        {[](ActionFacts& x) { x.no_gpu = true, x.no_gpu_why = "no CUDA driver"; }, "no-gpu drain"},
+        {[](ActionFacts& x) { x.unhealthy = "Xid 79 at case ldgsts.z"; }, "unhealthy reset"},
+        {[](ActionFacts& x) { x.unhealthy = "a row remap failed"; }, "row-remap-failed replace"}});
   f.preflight_stopped = true;
   f.preflight_action = Action::reset;
   f.preflight_reason = "the driver's recovery action is GPU reset";
