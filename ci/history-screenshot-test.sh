@@ -5,8 +5,4 @@
 # usage: ci/history-screenshot-test.sh build/cuconform-tests
 set -euo pipefail
 tests=${1:?usage: history-screenshot-test.sh PATH/cuconform-tests}
-for c in chromium chromium-browser google-chrome; do
-  if command -v "$c" >/dev/null 2>&1; then exec "$tests" "[history-render]"; fi
-done
-echo "SKIPPED: chromium is not installed (apt-get install chromium): the history report was not rendered"
-exit 77
+exec bash "$(dirname "$0")/chromium-test.sh" "$tests" "[history-render]" "the history report was not rendered"

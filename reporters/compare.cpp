@@ -53,6 +53,20 @@ int CompareResult::regressions() const {
          (gate_time && wall_slower ? 1 : 0) + static_cast<int>(run_not_judged.size());
 }
 
+CompareItem compare_item(Change k, const std::string& name, const Outcome* b, const Outcome* n) {
+  CompareItem i{k, name, b ? to_string(b->verdict) : "", n ? to_string(n->verdict) : ""};
+  if (const Outcome* src = n ? n : b) {
+    i.reason = src->reason;
+    i.expected = src->expected;
+    i.observed = src->observed;
+  }
+  if (b && n) {
+    i.base_reason = b->reason;
+    i.base_observed = b->observed;
+  }
+  return i;
+}
+
 namespace {
 
 bool ran(Verdict v) { return v == Verdict::pass || v == Verdict::flake || v == Verdict::recorded || is_failure(v); }
@@ -70,19 +84,6 @@ std::string known_note(const KnownEntry* e) {
   return s;
 }
 
-CompareItem item(Change k, const std::string& name, const Outcome* b, const Outcome* n) {
-  CompareItem i{k, name, b ? to_string(b->verdict) : "", n ? to_string(n->verdict) : ""};
-  const Outcome* src = n ? n : b;
-  i.reason = src->reason;
-  i.expected = src->expected;
-  i.observed = src->observed;
-  if (b && n) {
-    i.base_reason = b->reason;
-    i.base_observed = b->observed;
-  }
-  return i;
-}
-
 void compare_measurements(const std::string& name, const Outcome& b, const Outcome& n, const Tolerances& tol,
                           bool other_device, const MeasurementJudge* judge, std::vector<CompareItem>* out) {
   for (auto& [m, nv] : n.measurements) {
@@ -97,7 +98,7 @@ void compare_measurements(const std::string& name, const Outcome& b, const Outco
     bool moved = j ? j->moved : std::isnan(bv) != std::isnan(nv) || (diff > 1e-12 && diff / std::max(std::fabs(bv), 1e-12) > t);
     if (!moved) continue;
     // Another GPU model has other memory and clocks: its numbers are shown, not judged.
-    CompareItem i = item(other_device && !j ? Change::measurement_other_device : Change::measurement_moved, name, &b, &n);
+    CompareItem i = compare_item(other_device && !j ? Change::measurement_other_device : Change::measurement_moved, name, &b, &n);
     i.measurement = m;
     i.base_value = bv;
     i.new_value = nv;
@@ -168,7 +169,7 @@ CompareResult compare_runs(const Fleet& base, const Fleet& now, const KnownList*
     if (fl) used.insert(fl);
     if (kf) used.insert(kf);
     auto add = [&](Change k, const KnownEntry* why = nullptr) {
-      CompareItem i = item(k, row.name, b, n);
+      CompareItem i = compare_item(k, row.name, b, n);
       if (why) i.note = known_note(why);
       if (why) i.finding = why->cls;
       r.items.push_back(i);

@@ -53,6 +53,11 @@ struct CompareItem {
   std::string was;        // contract reclassifications: the class it had before ("new failure")
 };
 
+// An item of kind `k` for case `name` of BASE `b` and NEW `n` (either may be absent): the
+// verdicts, NEW's reason and values (BASE's for a removed case), BASE's where both have it.
+// compare and the contract compare both build their items with it.
+CompareItem compare_item(Change k, const std::string& name, const Outcome* b, const Outcome* n);
+
 // Judges NEW's measurements from elsewhere than BASE (compare --history: the spread of earlier
 // runs of the same configuration). nullopt: too little to go on, the fixed tolerance applies.
 struct MeasurementJudgement {

@@ -16,20 +16,6 @@ bool has_definitions(const Fleet& f) {
 
 const Outcome* outcome(const CaseRow* row) { return row && !row->by_run.empty() && row->by_run[0] ? &*row->by_run[0] : nullptr; }
 
-CompareItem item_of(Change k, const std::string& name, const Outcome* b, const Outcome* n) {
-  CompareItem i{k, name, b ? to_string(b->verdict) : "", n ? to_string(n->verdict) : ""};
-  if (const Outcome* src = n ? n : b) {
-    i.reason = src->reason;
-    i.expected = src->expected;
-    i.observed = src->observed;
-  }
-  if (b && n) {
-    i.base_reason = b->reason;
-    i.base_observed = b->observed;
-  }
-  return i;
-}
-
 void drop(std::vector<CompareItem>* items, const std::string& name, const std::set<Change>& kinds) {
   items->erase(std::remove_if(items->begin(), items->end(),
                               [&](const CompareItem& i) { return i.name == name && (kinds.empty() || kinds.count(i.kind)); }),
@@ -85,7 +71,7 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
       const KnownEntry* e = known->expired(row, &nrun);
       if (!e) continue;
       drop(&r->items, row.name, {Change::new_failure, Change::still_failing, Change::toolchain_changed});
-      CompareItem i = item_of(Change::waiver_expired, row.name, outcome(base.find(row.name)), n);
+      CompareItem i = compare_item(Change::waiver_expired, row.name, outcome(base.find(row.name)), n);
       i.was = "waived by " + e->what() + " (" + e->where + ") until " + e->expires + (e->owner.empty() ? "" : ", owner " + e->owner) +
               ": expired (judged on " + known->today + ")";
       i.finding = e->cls;
@@ -114,7 +100,7 @@ void apply_contract(const Fleet& base, const Fleet& now, const KnownList* known,
     }
     ++redefined;
     drop(&r->items, row.name, {});
-    CompareItem i = item_of(Change::redefined, row.name, outcome(brow), outcome(&row));
+    CompareItem i = compare_item(Change::redefined, row.name, outcome(brow), outcome(&row));
     i.was = "definition " + bd + " (suite " + bver + ") -> " + nd + " (suite " + nver + ")";
     r->items.push_back(i);
   }

@@ -330,6 +330,12 @@ std::map<std::string, std::string> Gpu::take_modules_used() {
   return out;
 }
 
+int Gpu::attribute(CUdevice_attribute a) const {
+  int v = 0;
+  CU_CHECK(CU_API.cuDeviceGetAttribute(&v, a, dev_));
+  return v;
+}
+
 double Gpu::take_module_load_s() {
   double s = module_load_s_;
   module_load_s_ = 0;

@@ -140,6 +140,8 @@ class Gpu {
   static Gpu* open_peer(std::string* why_not);
   CUcontext context() const { return ctx_; }
   CUdevice device() const { return dev_; }
+  // cuDeviceGetAttribute of this device; throws as CU_CHECK does when the call fails.
+  int attribute(CUdevice_attribute a) const;
 
   const DeviceInfo& info() const { return info_; }
   CUstream stream() const { return stream_; }

@@ -29,21 +29,16 @@ const char* to_string(MemoryKind k) {
 }
 
 std::string memory_kind_unavailable(MemoryKind k, const Gpu& gpu) {
-  auto attr = [&](CUdevice_attribute a) {
-    int v = 0;
-    CU_CHECK(CU_API.cuDeviceGetAttribute(&v, a, gpu.device()));
-    return v;
-  };
   switch (k) {
     case MemoryKind::device:
     case MemoryKind::pinned:
       return "";
     case MemoryKind::managed:
       if (!CU_API.cuMemAllocManaged) return missing_entry_point("cuMemAllocManaged");
-      if (!attr(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) return "the device reports no managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY 0)";
+      if (!gpu.attribute(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY)) return "the device reports no managed memory (CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY 0)";
       return "";
     case MemoryKind::pageable:
-      if (!attr(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS))
+      if (!gpu.attribute(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS))
         return "the device cannot reach pageable host memory (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS 0: no HMM or ATS)";
       return "";
   }

@@ -289,6 +289,16 @@ template <class T>
 void absent(NvmlAnswer<T>* a, const char* fn) {
   a->missing = std::string(fn) + " missing from this NVML (an older driver)";
 }
+// One call's answer, or `fn` absent where this NVML lacks it: `call` reads the value (from 0) and
+// returns the call's code.
+template <class T, class Call>
+void ask(bool present, NvmlAnswer<T>* a, const char* fn, Call call) {
+  if (!present) return absent(a, fn);
+  T v{};
+  const nvmlReturn_t r = call(&v);
+  answer(a, r, v);
+}
+unsigned flag(unsigned v) { return v ? 1u : 0u; }
 }  // namespace
 
 GpuPreflightAnswers nvml_preflight_answers(const std::string& uuid) {
@@ -335,49 +345,33 @@ GpuPreflightAnswers nvml_preflight_answers(const std::string& uuid) {
     absent(&a.retired_sbe, "nvmlDeviceGetRetiredPages");
     absent(&a.retired_dbe, "nvmlDeviceGetRetiredPages");
   }
-  if (n.GetRetiredPagesPendingStatus) {
+  ask(n.GetRetiredPagesPendingStatus, &a.retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus", [&](unsigned* v) {
+    const nvmlReturn_t r = n.GetRetiredPagesPendingStatus(d, v);
+    *v = flag(*v);
+    return r;
+  });
+  ask(n.GetTotalEccErrors, &a.ecc_volatile_uncorrected, "nvmlDeviceGetTotalEccErrors",
+      [&](unsigned long long* v) { return n.GetTotalEccErrors(d, kMemoryErrorUncorrected, kVolatileEcc, v); });
+  ask(n.GetPersistenceMode, &a.persistence, "nvmlDeviceGetPersistenceMode", [&](unsigned* v) {
+    const nvmlReturn_t r = n.GetPersistenceMode(d, v);
+    *v = flag(*v);
+    return r;
+  });
+  ask(n.GetMigMode, &a.mig, "nvmlDeviceGetMigMode", [&](unsigned* v) {
     unsigned pending = 0;
-    const nvmlReturn_t r = n.GetRetiredPagesPendingStatus(d, &pending);
-    answer(&a.retired_pending, r, pending ? 1u : 0u);
-  } else {
-    absent(&a.retired_pending, "nvmlDeviceGetRetiredPagesPendingStatus");
-  }
-  if (n.GetTotalEccErrors) {
-    unsigned long long count = 0;
-    const nvmlReturn_t r = n.GetTotalEccErrors(d, kMemoryErrorUncorrected, kVolatileEcc, &count);
-    answer(&a.ecc_volatile_uncorrected, r, count);
-  } else {
-    absent(&a.ecc_volatile_uncorrected, "nvmlDeviceGetTotalEccErrors");
-  }
-  if (n.GetPersistenceMode) {
-    unsigned v = 0;
-    const nvmlReturn_t r = n.GetPersistenceMode(d, &v);
-    answer(&a.persistence, r, v ? 1u : 0u);
-  } else {
-    absent(&a.persistence, "nvmlDeviceGetPersistenceMode");
-  }
-  if (n.GetMigMode) {
-    unsigned cur = 0, pending = 0;
-    const nvmlReturn_t r = n.GetMigMode(d, &cur, &pending);
-    answer(&a.mig, r, cur ? 1u : 0u);
-  } else {
-    absent(&a.mig, "nvmlDeviceGetMigMode");
-  }
-  if (n.SystemGetConfComputeState) {
+    const nvmlReturn_t r = n.GetMigMode(d, v, &pending);
+    *v = flag(*v);
+    return r;
+  });
+  ask(n.SystemGetConfComputeState, &a.cc_feature, "nvmlSystemGetConfComputeState", [&](unsigned* v) {
     nvmlConfComputeSystemState_t cc{};
     const nvmlReturn_t r = n.SystemGetConfComputeState(&cc);
-    answer(&a.cc_feature, r, cc.ccFeature);
-  } else {
-    absent(&a.cc_feature, "nvmlSystemGetConfComputeState");
-  }
+    *v = cc.ccFeature;
+    return r;
+  });
   if (a.cc_feature.known && a.cc_feature.value == 1) {
-    if (n.SystemGetConfComputeGpusReadyState) {
-      unsigned ready = 0;
-      const nvmlReturn_t r = n.SystemGetConfComputeGpusReadyState(&ready);
-      answer(&a.cc_ready, r, ready);
-    } else {
-      absent(&a.cc_ready, "nvmlSystemGetConfComputeGpusReadyState");
-    }
+    ask(n.SystemGetConfComputeGpusReadyState, &a.cc_ready, "nvmlSystemGetConfComputeGpusReadyState",
+        [&](unsigned* v) { return n.SystemGetConfComputeGpusReadyState(v); });
   } else {
     a.cc_ready.missing = "not asked: confidential computing is not on";
   }

@@ -6,8 +6,4 @@
 # usage: suites/host/report-render-test.sh build/cuconform-tests
 set -euo pipefail
 tests=${1:?usage: report-render-test.sh PATH/cuconform-tests}
-for c in chromium chromium-browser google-chrome; do
-  if command -v "$c" >/dev/null 2>&1; then exec "$tests" "[report-render]"; fi
-done
-echo "SKIPPED: chromium is not installed (apt-get install chromium): the report pages were not rendered"
-exit 77
+exec bash "$(dirname "$0")/../../ci/chromium-test.sh" "$tests" "[report-render]" "the report pages were not rendered"

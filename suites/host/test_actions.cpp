@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 
 #include "harness/util/input_file.hpp"
 #include "reporters/metrics_text.hpp"
@@ -50,6 +51,22 @@ std::string write_gpu(const std::string& dir, const nlohmann::ordered_json& j, i
   return p;
 }
 
+// A night of two clean GPUs on node-a in which GPU 1 fails `planted`, the one new failure.
+struct PlantedNight {
+  std::string planted;
+  std::vector<std::string> files;
+};
+
+PlantedNight planted_night(const std::string& dir) {
+  auto j = clean_gpu(0);
+  const std::size_t k = first_passing(j);
+  PlantedNight n{j["cases"][k]["name"], {write_gpu(dir, j, 0)}};
+  j = clean_gpu(1);
+  j["cases"][k]["verdict"] = "fail";
+  n.files.push_back(write_gpu(dir, j, 1));
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("action table: each row decides its action, in order", "[host][actions]") {
@@ -62,22 +79,22 @@ TEST_CASE("action table: each row decides its action, in order", "[host][actions
   CHECK(decide_action(f).action == Action::none);
   CHECK(has(decide_action(f).why, "7 known failure(s) only"));
 
-  f.toolchain_changes = 1;
-  CHECK(decide_action(f).row == "toolchain");
-  f.odd_measurement = "ldgsts.x:l1_hit_cycles";
-  CHECK(decide_action(f).row == "odd-measurement");
-  f.preflight_action = Action::watch;
-  f.preflight_reason = "NVLink link(s) 3 down";
-  CHECK(decide_action(f).row == "preflight-watch");
-  f.flakes = 2;
-  f.first_flake = "scopes.x";
-  CHECK(decide_action(f).row == "flake");
-  CHECK(decide_action(f).action == Action::watch);
-  f.cut_off = "SIGTERM";
-  CHECK(decide_action(f).action == Action::rerun);
-  f.odd_verdict = "ldgsts.y (fail where pass)";
-  CHECK(decide_action(f).row == "odd-verdict");
-  CHECK(decide_action(f).action == Action::drain);
+  // Each step adds facts to those before it; the row of the last (the highest so far) decides.
+  using Step = std::pair<std::function<void(ActionFacts&)>, std::string>;
+  const auto walk = [&](const std::vector<Step>& steps) {
+    for (const auto& [add, want] : steps) {
+      add(f);
+      const GpuAction a = decide_action(f);
+      CHECK(a.row + " " + to_string(a.action) == want);
+    }
+  };
+  walk({{[](ActionFacts& x) { x.toolchain_changes = 1; }, "toolchain watch"},
+        {[](ActionFacts& x) { x.odd_measurement = "ldgsts.x:l1_hit_cycles"; }, "odd-measurement watch"},
+        {[](ActionFacts& x) { x.preflight_action = Action::watch, x.preflight_reason = "NVLink link(s) 3 down"; },
+         "preflight-watch watch"},
+        {[](ActionFacts& x) { x.flakes = 2, x.first_flake = "scopes.x"; }, "flake watch"},
+        {[](ActionFacts& x) { x.cut_off = "SIGTERM"; }, "cut-off rerun"},
+        {[](ActionFacts& x) { x.odd_verdict = "ldgsts.y (fail where pass)"; }, "odd-verdict drain"}});
   f.new_failures = 3;
   f.first_new_failure = "ldgsts.z";
   GpuAction a = decide_action(f);
@@ -85,16 +102,10 @@ TEST_CASE("action table: each row decides its action, in order", "[host][actions
   CHECK(a.action == Action::drain);
   CHECK(a.why == "new failure ldgsts.z (+2 more)");
   CHECK(a.first_new_failure == "ldgsts.z");
-  f.results = false;
-  CHECK(decide_action(f).action == Action::rerun);
-  f.no_gpu = true;
-  f.no_gpu_why = "no CUDA driver";
-  CHECK(decide_action(f).row == "no-gpu");
-  CHECK(decide_action(f).action == Action::drain);
-  f.unhealthy = "Xid 79 at case ldgsts.z";
-  CHECK(decide_action(f).action == Action::reset);
-  f.unhealthy = "a row remap failed";
-  CHECK(decide_action(f).action == Action::replace);
+  walk({{[](ActionFacts& x) { x.results = false; }, "no-results rerun"},
+        {[](ActionFacts& x) { x.no_gpu = true, x.no_gpu_why = "no CUDA driver"; }, "no-gpu drain"},
+        {[](ActionFacts& x) { x.unhealthy = "Xid 79 at case ldgsts.z"; }, "unhealthy reset"},
+        {[](ActionFacts& x) { x.unhealthy = "a row remap failed"; }, "row-remap-failed replace"}});
   f.preflight_stopped = true;
   f.preflight_action = Action::reset;
   f.preflight_reason = "the driver's recovery action is GPU reset";
@@ -169,13 +180,7 @@ TEST_CASE("action facts of a results file: a planted new failure drains, a known
 
 TEST_CASE("the night's digest keeps each run's action facts, counts and throughput, with the known list", "[host][actions][fleet]") {
   const std::string dir = temp_dir("actions-digest");
-  auto j = clean_gpu(0);
-  const std::size_t k = first_passing(j);
-  const std::string planted = j["cases"][k]["name"];
-  std::vector<std::string> files = {write_gpu(dir, j, 0)};
-  j = clean_gpu(1);
-  j["cases"][k]["verdict"] = "fail";
-  files.push_back(write_gpu(dir, j, 1));
+  const auto [planted, files] = planted_night(dir);
   write_text(dir + "/known.yaml", "known_failures:\n  - id: " + planted + "\n    class: runtime\n    reason: \"planted\"\n");
   const KnownList known = load_known(dir + "/known.yaml");
   // Read with the known list, the planted failure is known: no action; without, it drains.
@@ -197,13 +202,7 @@ TEST_CASE("the night's digest keeps each run's action facts, counts and throughp
 
 TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's values", "[host][actions][metrics]") {
   const std::string dir = temp_dir("actions-metrics");
-  auto j = clean_gpu(0);
-  const std::size_t k = first_passing(j);
-  const std::string planted = j["cases"][k]["name"];
-  std::vector<std::string> files = {write_gpu(dir, j, 0)};
-  j = clean_gpu(1);
-  j["cases"][k]["verdict"] = "fail";
-  files.push_back(write_gpu(dir, j, 1));
+  const auto [planted, files] = planted_night(dir);
   FleetView v = build_fleet_view(night_of_files(files));
   const auto rows = fleet_actions(v);
   REQUIRE(rows.size() == 1);
@@ -215,7 +214,7 @@ TEST_CASE("metrics: one file per GPU and per node, labelled, with the run's valu
   const std::string g1 = read_text(dir + "/metrics/cuconform_node-a_gpu1.prom");
   const std::string labels =
       "node=\"node-a\",gpu_uuid=\"GPU-bbbbbbbb-1111-2222-3333-444444444444\",gpu_index=\"1\",model=\"NVIDIA H200\","
-      "driver=\"580.159.04\",suite_version=\"" + j["suite"]["version"].get<std::string>() + "\"";
+      "driver=\"580.159.04\",suite_version=\"" + clean_gpu(1)["suite"]["version"].get<std::string>() + "\"";
   CHECK(has(g1, "# TYPE cuconform_cases gauge\n"));
   CHECK(has(g1, "cuconform_cases{" + labels + ",verdict=\"fail\"} 1\n"));
   CHECK(has(g1, "cuconform_new_failures{" + labels + "} 1\n"));

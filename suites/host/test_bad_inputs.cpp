@@ -17,6 +17,7 @@
 #include "harness/util/json_read.hpp"
 #include "harness/util/output_file.hpp"
 #include "suites/host/test_reporters_support.hpp"
+#include "suites/host/test_text.hpp"
 
 using namespace cuconform;
 using namespace cuconform::testing;
@@ -24,9 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
 
 // A results head with `depth` arrays, one inside the other, under a key no reader looks at, and
 // no "cases": the locator then searched the whole text for "cases", a path per level.

@@ -15,6 +15,7 @@
 #include "reporters/report_common.hpp"
 #include "reporters/results_file.hpp"
 #include "suites/host/test_reporters_support.hpp"
+#include "suites/host/test_text.hpp"
 
 using namespace cuconform;
 using namespace cuconform::testing;
@@ -23,11 +24,21 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string testdata(const std::string& p) { return std::string(CUCONFORM_TESTDATA) + "/" + p; }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
 std::string all_errors(const std::vector<SpecError>& errors) {
   std::string s;
   for (auto& e : errors) s += e.str() + "\n";
+  return s;
+}
+
+// One rule of area rel, of basis relied-upon, running selftest.echo, as rel.yaml's tests write it;
+// `relies` the key's value (none when empty).
+std::string rel_rule(const std::string& id, const std::string& rule, const std::string& kind, const std::string& relies,
+                     const std::string& source = "demo/lib include/a.hpp:10") {
+  std::string s = "  - id: " + id + "\n    rule: " + rule + "\n    source: " + source + "\n    min_cc: \"1.0\"\n    kind: " + kind +
+                  "\n    requires: []\n    fixture: selftest.echo\n    params: {value: [1]}\n    expect: {value: 1}\n"
+                  "    basis: relied-upon\n";
+  if (!relies.empty()) s += "    relies: " + relies + "\n";
   return s;
 }
 
@@ -114,15 +125,16 @@ behaviours:
   ConsumerIndex idx = load_consumers(dir);
   const std::string e = all_errors(idx.errors);
   INFO(e);
-  CHECK(has(e, "demo.yaml:4:9: commit '0123abc' must be the 40 hex digits"));
-  CHECK(has(e, "demo.yaml:5:1: unknown key 'colour' in consumer file"));
-  CHECK(has(e, "demo.yaml:7:9: behaviour id 'other.topic.x' must start with its consumer 'demo.'"));
-  CHECK(has(e, "demo.yaml:9:13: 'where' entries are path:line"));
-  CHECK(has(e, "demo.yaml:12:5: behaviour demo.topic.y is not-testable: say why in 'reason:'"));
-  CHECK(has(e, "demo.yaml:21:13: status 'maybe' must be tested or not-testable"));
-  CHECK(has(e, "demo.yaml:17:9: duplicate behaviour id 'demo.topic.y'"));
-  CHECK(has(e, "other.yaml:1:11: consumer 'notother' must live in notother.yaml"));
-  CHECK(has(e, "other.yaml:1:1: 'behaviours' must be a list"));
+  CHECK(lacks(e, {"demo.yaml:4:9: commit '0123abc' must be the 40 hex digits",
+                  "demo.yaml:5:1: unknown key 'colour' in consumer file",
+                  "demo.yaml:7:9: behaviour id 'other.topic.x' must start with its consumer 'demo.'",
+                  "demo.yaml:9:13: 'where' entries are path:line",
+                  "demo.yaml:12:5: behaviour demo.topic.y is not-testable: say why in 'reason:'",
+                  "demo.yaml:21:13: status 'maybe' must be tested or not-testable",
+                  "demo.yaml:17:9: duplicate behaviour id 'demo.topic.y'",
+                  "other.yaml:1:11: consumer 'notother' must live in notother.yaml",
+                  "other.yaml:1:1: 'behaviours' must be a list"})
+            .empty());
 }
 
 TEST_CASE("basis relied-upon: fits judged kinds and undefined, needs relies:, ids checked against the index",
@@ -147,41 +159,11 @@ TEST_CASE("basis relied-upon: fits judged kinds and undefined, needs relies:, id
   CHECK(consumer_ref_errors(cat, idx).empty());  // demo.topic.eight_gpus is not-testable: no rule needed
 
   const std::string dir = temp_dir("consumers-refs");
-  std::ofstream(dir + "/rel.yaml") << R"(area: rel
-rules:
-  - id: rel.no_relies
-    rule: Relied-upon without relies.
-    source: demo/lib include/a.hpp:10
-    min_cc: "1.0"
-    kind: positive
-    requires: []
-    fixture: selftest.echo
-    params: {value: [1]}
-    expect: {value: 1}
-    basis: relied-upon
-  - id: rel.codegen
-    rule: Relied-upon codegen.
-    source: demo/lib include/a.hpp:10
-    min_cc: "1.0"
-    kind: codegen
-    requires: []
-    fixture: selftest.echo
-    params: {value: [1]}
-    expect: {value: 1}
-    basis: relied-upon
-    relies: [demo.topic.proved]
-  - id: rel.unknown
-    rule: Names an unknown behaviour.
-    source: demo/lib include/a.hpp:10
-    min_cc: "1.0"
-    kind: positive
-    requires: []
-    fixture: selftest.echo
-    params: {value: [1]}
-    expect: {value: 1}
-    basis: relied-upon
-    relies: [demo.topic.nowhere, Not_An_Id]
-)";
+  std::ofstream(dir + "/rel.yaml") << "area: rel\nrules:\n"
+                                    << rel_rule("rel.no_relies", "Relied-upon without relies.", "positive", "")
+                                    << rel_rule("rel.codegen", "Relied-upon codegen.", "codegen", "[demo.topic.proved]")
+                                    << rel_rule("rel.unknown", "Names an unknown behaviour.", "positive",
+                                                "[demo.topic.nowhere, Not_An_Id]");
   Catalog bad = load_spec_files({dir + "/rel.yaml"});
   const std::string e = all_errors(bad.errors);
   INFO(e);
@@ -190,10 +172,8 @@ rules:
   CHECK(has(e, "rel.yaml:34:34: 'relies' entries are behaviour ids"));
 
   // The unknown id (once the malformed one is gone) and a tested behaviour no active rule names.
-  std::ofstream(dir + "/rel.yaml") << "area: rel\nrules:\n  - id: rel.unknown\n    rule: Unknown.\n    source: x\n"
-                                      "    min_cc: \"1.0\"\n    kind: positive\n    requires: []\n    fixture: selftest.echo\n"
-                                      "    params: {value: [1]}\n    expect: {value: 1}\n    basis: relied-upon\n"
-                                      "    relies: [demo.topic.nowhere]\n";
+  std::ofstream(dir + "/rel.yaml") << "area: rel\nrules:\n"
+                                    << rel_rule("rel.unknown", "Unknown.", "positive", "[demo.topic.nowhere]", "x");
   Catalog unknown = load_spec_files({dir + "/rel.yaml"});
   REQUIRE(unknown.ok());
   const std::string refs = all_errors(consumer_ref_errors(unknown, idx));
