@@ -6,6 +6,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "harness/util/json_read.hpp"
 #include "reporters/results_json.hpp"
@@ -94,13 +95,37 @@ void read_marker(const std::string& path, NightNode* node) {
   }
 }
 
-// One GPU's file into the night's fleet; a file that does not read is that GPU's state.
-void add_gpu(Night& night, NightNode& node, int index, const std::string& file, const KnownList* known) {
-  NightGpu g;
-  g.index = index;
-  g.file = file;
+// A GPU's file read (whole), or why it did not read.
+struct LoadedGpu {
+  int index = 0;
+  std::string file;
+  Fleet fleet;
+  bool ok = false;
+  std::string why;
+};
+
+void load_gpu(LoadedGpu* l) {
   try {
-    Fleet f = load_results(file);
+    l->fleet = load_results(l->file);
+    l->ok = true;
+  } catch (const std::exception& e) {
+    l->why = e.what();
+  }
+}
+
+// One GPU's file, read, into the night's fleet; a file that does not read is that GPU's state.
+void add_gpu(Night& night, NightNode& node, LoadedGpu& l, const KnownList* known) {
+  NightGpu g;
+  g.index = l.index;
+  g.file = l.file;
+  if (!l.ok) {
+    g.state = NightGpu::State::unreadable;
+    g.why = l.why;
+    node.gpus.push_back(g);
+    return;
+  }
+  try {
+    Fleet& f = l.fleet;
     for (std::size_t i = 0; i < f.runs.size(); ++i) {  // a node.json holds several
       NightGpu x = g;
       if (f.runs.size() > 1) {
@@ -112,11 +137,36 @@ void add_gpu(Night& night, NightNode& node, int index, const std::string& file, 
       if (x.state == NightGpu::State::no_gpu) x.why = f.runs[i].dev("error");
       node.gpus.push_back(x);
     }
-    night.fleet.add(f, known);  // f, the whole file, goes when this returns: one file in memory at a time
+    night.fleet.add(f, known);
   } catch (const std::exception& e) {
     g.state = NightGpu::State::unreadable;
     g.why = e.what();
     node.gpus.push_back(g);
+  }
+  l.fleet = Fleet();  // the whole file goes once it is in the digest
+}
+
+// A node's files: read side by side, as many at a time as the machine has cores (reading and
+// parsing is most of a night's time), then added to the digest one at a time in index order,
+// as a serial read adds them; at most that many whole files are in memory at once.
+void add_gpus(Night& night, NightNode& node, const std::vector<std::pair<int, std::string>>& files, const KnownList* known) {
+  const std::size_t width = std::max(1u, std::thread::hardware_concurrency());
+  for (std::size_t at = 0; at < files.size(); at += width) {
+    const std::size_t n = std::min(width, files.size() - at);
+    std::vector<LoadedGpu> batch(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      batch[k].index = files[at + k].first;
+      batch[k].file = files[at + k].second;
+    }
+    if (n == 1) {
+      load_gpu(&batch[0]);
+    } else {
+      std::vector<std::thread> threads;
+      for (std::size_t k = 1; k < n; ++k) threads.emplace_back(load_gpu, &batch[k]);
+      load_gpu(&batch[0]);
+      for (auto& t : threads) t.join();
+    }
+    for (auto& l : batch) add_gpu(night, node, l, known);
   }
 }
 
@@ -141,11 +191,11 @@ void read_node_dir(Night& night, const fs::path& dir, const KnownList* known) {
   std::sort(files.begin(), files.end());
   // The per-GPU files are the record; node.json is their merge, read only when they are absent.
   if (!files.empty()) {
-    for (auto& [i, f] : files) add_gpu(night, node, i, f, known);
+    add_gpus(night, node, files, known);
   } else if (!merged.empty()) {
-    add_gpu(night, node, 0, merged, known);
+    add_gpus(night, node, {{0, merged}}, known);
   } else if (!single.empty()) {
-    add_gpu(night, node, 0, single, known);
+    add_gpus(night, node, {{0, single}}, known);
   }
 }
 

@@ -36,12 +36,25 @@ if [ $((${#files[@]} + ${#cutoff[@]})) -gt 0 ]; then
   fi
 fi
 if [ ${#files[@]} -gt 0 ]; then
-  known=()
-  [ -f "$baselines/known.yaml" ] && known=(--known "$baselines/known.yaml")
+  known_file=
+  [ -f "$baselines/known.yaml" ] && known_file=$baselines/known.yaml
+  # Each GPU's compare is its own process and reads only its file and the baselines: they run
+  # side by side, as many at a time as the machine has cores (CUCONFORM_JOBS), each writing its
+  # exit code beside its report; exit.tsv is then written in the files' order, as before.
+  jobs=${CUCONFORM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+  compare_one() {  # FILE
+    local f=$1 name rc=0
+    name=$(basename "$(dirname "$f")").$(basename "$f" | sed 's/^results\.//; s/\.json.*$//')
+    "$exe" compare "$baselines" "$f" ${known_file:+--known "$known_file"} --md "$out/compare/$name.md" >"$out/compare/$name.txt" 2>&1 || rc=$?
+    echo "$rc" >"$out/compare/$name.rc"
+  }
+  export -f compare_one
+  export exe baselines out known_file
+  printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$jobs" bash -c 'compare_one "$1"' compare_one
   for f in "${files[@]}"; do
     name=$(basename "$(dirname "$f")").$(basename "$f" | sed 's/^results\.//; s/\.json.*$//')
-    "$exe" compare "$baselines" "$f" "${known[@]}" --md "$out/compare/$name.md" >"$out/compare/$name.txt" 2>&1
-    rc=$?
+    rc=$(cat "$out/compare/$name.rc" 2>/dev/null || echo 2)
+    rm -f "$out/compare/$name.rc"
     printf '%s\t%s\n' "$name" "$rc" >>"$out/compare/exit.tsv"
     status=$(worst "$status" "$rc")
   done
