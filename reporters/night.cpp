@@ -158,14 +158,10 @@ void add_gpus(Night& night, NightNode& node, const std::vector<std::pair<int, st
       batch[k].index = files[at + k].first;
       batch[k].file = files[at + k].second;
     }
-    if (n == 1) {
-      load_gpu(&batch[0]);
-    } else {
-      std::vector<std::thread> threads;
-      for (std::size_t k = 1; k < n; ++k) threads.emplace_back(load_gpu, &batch[k]);
-      load_gpu(&batch[0]);
-      for (auto& t : threads) t.join();
-    }
+    std::vector<std::thread> threads;  // none for a batch of one
+    for (std::size_t k = 1; k < n; ++k) threads.emplace_back(load_gpu, &batch[k]);
+    load_gpu(&batch[0]);
+    for (auto& t : threads) t.join();
     for (auto& l : batch) add_gpu(night, node, l, known);
   }
 }

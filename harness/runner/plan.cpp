@@ -190,6 +190,11 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
       const NodeGpu* gpu = gpus.empty() ? nullptr : &gpus[static_cast<std::size_t>(g)];
       s.lanes = gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, &s.lanes_why);
     }
+    // Two chunks a lane (lane_chunks): each chunk is a worker and a context, and two leave room to
+    // even out the lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here
+    // (the driver is their toolchain), and cut by count one chunk held
+    // mbarrier.compile.sm90_only_wrappers' eight nvcc compiles (36 s of a 46 s parallel phase, H100
+    // 2026-11-25). A kernel case costs 1.
     s.workers = make_chunks(shared, s.lanes, o.lane_chunks, 8);
     s.why = "cases that may share the GPU, in parallel lanes";
     add(std::move(s));

@@ -15,7 +15,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <set>
 #include <thread>
 
@@ -321,7 +320,6 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   }
   SuperviseTiming& t = out.timing;
   PlanOptions po = plan_options_of(opt);
-  po.reruns = 0;  // the re-run step is the caller's (rerun.hpp), after every GPU's results
   std::size_t shared_cases = 0;
   for (const Case* c : cases) shared_cases += c->placement.gpu == GpuUse::shared ? 1 : 0;
   if (shared_cases > 1 && po.gpu_lanes <= 0) {
