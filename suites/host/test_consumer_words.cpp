@@ -1,4 +1,4 @@
-// The consumer rules of issue 44 (areas cub, cccl, cuda_samples, deepep, triton) checked without a
+// The consumer rules of issue 44 (areas cub, cccl, cuda_samples, deepep, deepgemm, thunderkittens, triton) checked without a
 // GPU: every case of fixture consumer.words names a kernel its module really has (and its primary),
 // a memory kind the harness knows, and one expected value per word; the memory kinds and the word
 // texts the fixture judges by.
@@ -51,7 +51,7 @@ TEST_CASE("consumer.words cases: kernels exist, memory kinds parse, one want per
     for (const auto& w : want)
       if (w != "*" && w.rfind("0x", 0) != 0) CHECK(std::stoul(w) < 0x10000);
   }
-  CHECK(areas == std::set<std::string>{"cccl", "cub", "cuda_samples", "deepep", "triton"});
+  CHECK(areas == std::set<std::string>{"cccl", "cub", "cuda_samples", "deepep", "deepgemm", "thunderkittens", "triton"});
   CHECK(rules.size() >= 35);
 }
 
