@@ -6,8 +6,10 @@
 #   A/A, the node: the same rules once on every GPU of the node (run --devices all); a case flips
 #     when one GPU passes it and another fails it.
 #   A/B: AB runs on GPU 0 with a planted 10% slow-down of each comparison's first configuration
-#     ($CUCONFORM_PLANT_SLOWDOWN=0.10, recorded in each case): of the cases that passed in every
-#     A/A run, the share of verdicts that are fail (detected), inconclusive, or pass (missed).
+#     ($CUCONFORM_PLANT_SLOWDOWN=0.10, recorded in each case). Of the cases that passed in every
+#     A/A run, those the slow-down takes below their boundary (A/A bound / 1.10 under it) must
+#     fail: the share that did is the detection rate; those whose margin exceeds the slow-down
+#     must still pass (a fail there is a false alarm); the rest straddle and may go either way.
 # usage: ci/bench-verdicts.sh [BUILD_DIR] (env: AA=10 AB=5 RULES='glob ...' OUT=DIR SLOWDOWN=0.10)
 # Prints a Markdown summary on stdout; every results file stays under OUT.
 set -euo pipefail
@@ -54,7 +56,7 @@ def verdicts(path):
         m = c.get("measurements", {}) or {}
         if "boundary" not in m:  # recorded comparisons and non-rate cases are not judged by the rule
             continue
-        r[c["name"]] = (c["verdict"], m.get("ratio"), m.get("ratio_lo"), m.get("ratio_hi"), m.get("pairs"))
+        r[c["name"]] = (c["verdict"], m.get("ratio"), m.get("ratio_lo"), m.get("ratio_hi"), m.get("pairs"), m.get("boundary"))
     return r
 
 def one(d):  # a run's results file: results.json, or results.gpu0.json under --devices
@@ -87,16 +89,40 @@ for k in nflips:
     print(f"  - differs: `{k}` " + ", ".join(f"GPU {i}: {n[k][0]} {n[k][1]} [{n[k][2]}, {n[k][3]}]" for i, n in enumerate(node)))
 
 steady = {k for k, v in seen.items() if v and all(x == "pass" for x in v) and len(v) == aa}
+# Where the planted slow-down takes each case: its A/A bound divided by (1 + slow-down) against its
+# boundary. Below it entirely, the rule no longer holds and the verdict must be fail; above it
+# entirely, the case keeps more margin than the slow-down and pass is right; across it, either.
+def median(xs):
+    xs = sorted(x for x in xs if x is not None)
+    return xs[len(xs) // 2] if xs else None
+bound = {}
+for k in steady:
+    rs = [r[k] for r in runs if k in r]
+    lo, hi, b = median(x[2] for x in rs), median(x[3] for x in rs), median(x[5] for x in rs)
+    bound[k] = (lo, hi, b)
+f = 1.0 + float(slowdown)
+must_fail = {k for k, (lo, hi, b) in bound.items() if None not in (lo, hi, b) and hi / f < b}
+may_pass = {k for k, (lo, hi, b) in bound.items() if None not in (lo, hi, b) and lo / f >= b}
 abruns = [one(os.path.join(out, f"ab-{i}")) for i in range(1, ab + 1)]
-count = defaultdict(int)
-for r in abruns:
-    for k in steady & set(r):
-        count[r[k][0]] += 1
-n = sum(count.values())
-print(f"- A/B, planted slow-down {slowdown}, {ab} runs of the {len(steady)} cases that passed every A/A run:"
+def tally(cases):
+    count = defaultdict(int)
+    for r in abruns:
+        for k in cases & set(r):
+            count[r[k][0]] += 1
+    return count, sum(count.values())
+count, n = tally(must_fail)
+print(f"- A/B, planted slow-down {slowdown}, {ab} runs; of the {len(steady)} cases that passed every A/A run,"
+      f" {len(must_fail)} no longer hold after it (their A/A bound / {f:.2f} is below the boundary):"
       f" failed {count['fail']} of {n} ({100.0 * count['fail'] / max(1, n):.1f}%), inconclusive {count['inconclusive']},"
       f" passed {count['pass']}")
-missed = sorted({k for r in abruns for k in steady & set(r) if r[k][0] == "pass"})
+missed = sorted({k for r in abruns for k in must_fail & set(r) if r[k][0] == "pass"})
 for k in missed:
     print(f"  - missed: `{k}`")
+count, n = tally(may_pass)
+print(f"- A/B, the {len(may_pass)} cases whose margin is larger than the slow-down (the rule still holds):"
+      f" passed {count['pass']} of {n}, inconclusive {count['inconclusive']}, failed {count['fail']}")
+near = steady - must_fail - may_pass
+count, n = tally(near)
+print(f"- A/B, the {len(near)} cases whose bound straddles the boundary after the slow-down: failed {count['fail']},"
+      f" inconclusive {count['inconclusive']}, passed {count['pass']} of {n}")
 PY
