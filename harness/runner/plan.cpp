@@ -162,20 +162,38 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     s.env = worker_env_for(gpus, g, peer);
     return s;
   };
+  // The parallel step's lanes on GPU g: set, or what the GPU, the cores and the step's size allow.
+  auto parallel_lanes = [&](int g, std::string* why) {
+    if (shared.size() <= 1) return 1;
+    if (o.gpu_lanes > 0) {
+      *why = std::to_string(o.gpu_lanes) + " (" + source_of(o, "jobs") + ")";
+      return o.gpu_lanes;
+    }
+    const NodeGpu* gpu = gpus.empty() ? nullptr : &gpus[static_cast<std::size_t>(g)];
+    const int lanes = gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, why);
+    const int by_cases = gpu_lanes_for_cases(shared.size());
+    if (by_cases >= lanes) return lanes;
+    *why = std::to_string(by_cases) + " (" + std::to_string(shared.size()) + " cases / 112; the GPU allows " + std::to_string(lanes) + ")";
+    return by_cases;
+  };
   {
     PlanStep s;
     s.phase = Phase::host;
     s.worker = WorkerKind::host;
     s.cases = host;
-    s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : default_host_lanes(cores), std::max<int>(1, host.size()));
-    s.lanes_why = o.host_lanes > 0 ? "set" : "the CPU cores less two, 1 to 8";
+    // Beside one GPU the host lanes take the cores its parallel lanes leave.
+    std::string unused;
+    const bool beside_one = n == 1 && !shared.empty() && o.host_lanes == 0;
+    const int automatic = beside_one ? host_lanes_beside(cores, parallel_lanes(0, &unused)) : default_host_lanes(cores);
+    s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : automatic, std::max<int>(1, host.size()));
+    s.lanes_why = o.host_lanes > 0 ? "set" : beside_one ? "the cores the GPU's parallel lanes leave, 8 to 12" : "the CPU cores less two, 1 to 8";
     // More once the GPU's alone step is over (a run with GPU steps; a node's host step runs beside
     // every GPU and keeps its lanes).
     const int late = o.host_lanes_late > 0 ? o.host_lanes_late : late_host_lanes(cores);
     if (n == 1 && (host.size() < cases.size() || o.host_beside_gpu) && late > s.lanes && static_cast<std::size_t>(s.lanes) < host.size()) {
       s.lanes_late = std::min<int>(late, static_cast<int>(host.size()));
       s.lanes_why += ", then " + std::to_string(s.lanes_late) + " once the GPU's alone step is over (" +
-                     (o.host_lanes_late > 0 ? "$CUCONFORM_HOST_LANES_LATE" : "the cores less two, at most 16") + ")";
+                     (o.host_lanes_late > 0 ? "$CUCONFORM_HOST_LANES_LATE" : "the cores, at most 16") + ")";
     }
     s.workers = make_chunks(host, s.lanes, 4, 8);
     s.why = "host tools and planned cases, once for the node, beside every phase";
@@ -183,13 +201,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
   }
   for (int g = 0; g < n; ++g) {
     PlanStep s = gpu_step(Phase::parallel, g, -1, "shared", shared);
-    if (shared.size() > 1 && o.gpu_lanes > 0) {
-      s.lanes = o.gpu_lanes;
-      s.lanes_why = std::to_string(o.gpu_lanes) + " (" + source_of(o, "jobs") + ")";
-    } else if (shared.size() > 1) {
-      const NodeGpu* gpu = gpus.empty() ? nullptr : &gpus[static_cast<std::size_t>(g)];
-      s.lanes = gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, &s.lanes_why);
-    }
+    s.lanes = parallel_lanes(g, &s.lanes_why);
     // Two chunks a lane (lane_chunks): each chunk is a worker and a context, and two leave room to
     // even out the lanes' ends. Cut by cost: with --codegen jit the compile and SASS facts run here
     // (the driver is their toolchain), and cut by count one chunk held

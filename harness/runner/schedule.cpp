@@ -26,7 +26,11 @@ int default_gpu_lanes(std::string* why, int gpus) {
 
 int default_host_lanes(int cores) { return std::clamp(cores - 2, 1, 8); }
 
-int late_host_lanes(int cores) { return std::clamp(cores - 2, 1, 16); }
+int late_host_lanes(int cores) { return std::clamp(cores, 1, 16); }
+
+int gpu_lanes_for_cases(std::size_t shared_cases) { return static_cast<int>(std::max<std::size_t>(1, (shared_cases + 111) / 112)); }
+
+int host_lanes_beside(int cores, int gpu_lanes) { return std::max(default_host_lanes(cores), std::clamp(cores - gpu_lanes, 1, 12)); }
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after) {
   if (left <= 1) return 1;

@@ -37,10 +37,18 @@ int default_gpu_lanes(std::string* why, int gpus = 1);
 // start on). $CUCONFORM_HOST_LANES sets another number.
 int default_host_lanes(int cores);
 // Host lanes once a GPU's alone step is over: its isolated step runs one process at a time, so
-// the cores the parallel lanes' workers needed are free: the cores less two, at most 16. The
-// smoke profile is bound by its host lanes (2026-11-29, H200, 16 cores: host lanes 7.5 s against
-// the GPU's 3.5 s).
+// the cores the parallel lanes' workers needed are free: the cores, at most 16. The smoke profile
+// is bound by its host lanes (2026-11-29, H200, 16 cores: host lanes 7.5 s against the GPU's
+// 3.5 s; with 4 GPU lanes and 12 host lanes, 6.2 / 5.4 s with 14 late lanes, 4.9 / 4.5 s with 16).
 int late_host_lanes(int cores);
+// GPU lanes the parallel step's size warrants: one per 112 cases that may share the GPU. A lane's
+// worker takes a core: the smoke profile's 448 such cases ran their parallel and alone steps in
+// 2.7 s with 4 lanes against 3.4-3.7 s with 8, its host lanes taking the cores freed (H200, 16
+// cores, 2026-11-29); the whole suite's 2,233 keep 8.
+int gpu_lanes_for_cases(std::size_t shared_cases);
+// Host lanes beside one GPU whose parallel step runs `gpu_lanes`: the cores it leaves, at most 12,
+// never fewer than default_host_lanes.
+int host_lanes_beside(int cores, int gpu_lanes);
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);
 

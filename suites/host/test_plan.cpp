@@ -6,6 +6,7 @@
 #include <set>
 
 #include "harness/runner/plan.hpp"
+#include "harness/runner/schedule.hpp"
 #include "harness/spec/catalog.hpp"
 #include "harness/spec/selection.hpp"
 
@@ -256,6 +257,43 @@ TEST_CASE("lever faults_share: findings tagged faults join the records' worker; 
   CHECK(opts["findings tagged faults join the records' worker"] == "yes (default)");
 }
 
+TEST_CASE("a small parallel step gets fewer GPU lanes and its cores go to the host lanes", "[host][plan]") {
+  REQUIRE(specs().ok());
+  const auto cases = all_cases();
+  auto step = [](const Plan& p, Phase ph) {
+    for (const PlanStep& s : p.steps)
+      if (s.phase == ph) return s;
+    FAIL("no step " << to_string(ph));
+    return PlanStep{};
+  };
+  // The first 448 cases that may share the GPU (the smoke profile's number), and every host case.
+  std::vector<const Case*> small;
+  std::size_t shared = 0;
+  for (const Case* c : cases)
+    if (c->placement.gpu == GpuUse::none) small.push_back(c);
+    else if (c->placement.gpu == GpuUse::shared && shared < 448) small.push_back(c), ++shared;
+  REQUIRE(shared == 448);
+  const Plan p = make_plan(small, {h200(0)}, sixteen_cores());
+  CHECK(step(p, Phase::parallel).lanes == 4);  // 448 / 112; the GPU allows 8
+  CHECK(step(p, Phase::parallel).lanes_why.find("448 cases / 112") != std::string::npos);
+  CHECK(step(p, Phase::host).lanes == 12);  // the 16 cores less the 4 GPU lanes, at most 12
+  // The whole suite keeps 8 and 8; a set number of lanes wins; a node keeps the cores less two.
+  const Plan whole = make_plan(cases, {h200(0)}, sixteen_cores());
+  CHECK(step(whole, Phase::parallel).lanes == 8);
+  CHECK(step(whole, Phase::host).lanes == 8);
+  PlanOptions set = sixteen_cores();
+  set.gpu_lanes = 6;
+  CHECK(step(make_plan(small, {h200(0)}, set), Phase::parallel).lanes == 6);
+  CHECK(step(make_plan(small, {h200(0)}, set), Phase::host).lanes == 10);
+  CHECK(step(make_plan(small, {h200(0), h200(1)}, sixteen_cores()), Phase::host).lanes == 8);
+  CHECK(gpu_lanes_for_cases(0) == 1);
+  CHECK(gpu_lanes_for_cases(112) == 1);
+  CHECK(gpu_lanes_for_cases(113) == 2);
+  CHECK(host_lanes_beside(16, 8) == 8);
+  CHECK(host_lanes_beside(16, 1) == 12);
+  CHECK(host_lanes_beside(4, 3) == 2);  // never fewer than default_host_lanes
+}
+
 TEST_CASE("the host step widens once the GPU's alone step is over, on one GPU only", "[host][plan]") {
   REQUIRE(specs().ok());
   auto host_step = [](const Plan& p) {
@@ -267,8 +305,8 @@ TEST_CASE("the host step widens once the GPU's alone step is over, on one GPU on
   const auto cases = all_cases();
   const PlanStep one = host_step(make_plan(cases, {h200(0)}, sixteen_cores()));
   CHECK(one.lanes == 8);
-  CHECK(one.lanes_late == 14);  // the cores less two, at most 16
-  CHECK(one.lanes_why.find("then 14 once the GPU's alone step is over") != std::string::npos);
+  CHECK(one.lanes_late == 16);  // the cores, at most 16
+  CHECK(one.lanes_why.find("then 16 once the GPU's alone step is over") != std::string::npos);
   PlanOptions set = sixteen_cores();
   set.host_lanes_late = 10;
   CHECK(host_step(make_plan(cases, {h200(0)}, set)).lanes_late == 10);
