@@ -159,11 +159,11 @@ class SpecCaseInvoker : public Catch::ITestInvoker {
 
  private:
   // Through the case server CTest started (suites/CMakeLists.txt), when there is one and the case
-  // is one it runs: a GPU case that expects no fault. false: run it in a worker of this process.
+  // is one it runs (serves: case_server.hpp). false: run it in a worker of this process.
   bool run_served(const std::string& sock, int device_id, CaseResult* r, DeviceReport* device) const {
-    // The server's workers see one GPU; a case that needs two runs in a worker of this test.
-    const Placement& p = c_->placement;
-    if (p.worker != WorkerKind::shared || p.may_fault || p.gpus != 1) return false;
+    // The server's workers see one GPU; a case that needs two, or expects a fault, runs in a
+    // worker of this test.
+    if (c_->placement.gpus != 1 || !serves(*c_)) return false;
     ServedCase served;
     std::string why;
     if (!run_on_case_server(sock, *c_, device_id, &served, &why)) {

@@ -113,8 +113,7 @@ class Server {
     const std::string name = sp == std::string::npos ? "" : args.substr(sp + 1);
     const Case* c = cat_.find_case(name);
     if (!c) return "REFUSED unknown case '" + name + "'\n";
-    if (c->placement.worker == WorkerKind::own || c->placement.worker == WorkerKind::records || c->placement.may_fault)
-      return "REFUSED isolated case (a process of its own)\n";
+    if (!serves(*c)) return "REFUSED isolated case (a process of its own)\n";
     std::unique_ptr<Lane> lane = take(device);
     bool keep = false;
     CaseResult r = run_in(*lane, *c, &keep);
@@ -382,6 +381,13 @@ int case_server_main(int argc, char** argv) {
     return 2;
   }
   return verb == "start" ? start(argv[3]) : stop(argv[3]);
+}
+
+bool serves(const Case& c) {
+  const Placement& p = c.placement;
+  if (p.gpus > 1) return false;  // the server's workers see one GPU
+  if (p.worker == WorkerKind::records) return true;
+  return p.worker != WorkerKind::own && !p.may_fault;
 }
 
 bool run_on_case_server(const std::string& socket, const Case& c, int device, ServedCase* out, std::string* why) {

@@ -1,6 +1,7 @@
 // The case server CTest's GPU tests go through (harness/runner/case_server.hpp), proved without a
 // GPU by the self-test fixtures: a worker kept for the next case, a crash and a hang that cost only
-// their own case, isolated and unknown cases refused (the test runs them itself), a clean stop;
+// their own case, records served (one that poisons its context ends its worker), cases expecting
+// a fault and unknown cases refused (the test runs them itself), a clean stop;
 // and the GPU lock that replaced RUN_SERIAL.
 #include <sys/file.h>
 #include <fcntl.h>
@@ -86,9 +87,18 @@ TEST_CASE("the case server keeps its workers and loses only the case a worker di
   CHECK(run("selftest.echo.value1").obs.verdict == Verdict::pass);
   CHECK(run("selftest.echo.value2").obs.verdict == Verdict::fail);  // a failing check stays one
 
+  // Records share its workers; one that poisons its context ends that worker after its result.
+  CaseResult rec = run("selftest.undefined.ok");
+  CHECK(rec.obs.verdict == Verdict::recorded);
+  const double before = pid_of(run("selftest.behave.pid"));
+  CaseResult poisoned = run("selftest.undefined.fault");
+  CHECK(poisoned.obs.verdict == Verdict::recorded);
+  CHECK(poisoned.obs.context_poisoned);
+  CHECK(pid_of(run("selftest.behave.pid")) != before);  // a fresh worker
+
   // Cases expecting a fault keep a process of their own; a name it does not know is not run.
   for (const Case& c : cat.cases) {
-    if (!c.isolated) continue;
+    if (!c.isolated || c.records) continue;
     ServedCase s;
     std::string why;
     CHECK_FALSE(run_on_case_server(sock, c, 0, &s, &why));
@@ -105,7 +115,7 @@ TEST_CASE("the case server keeps its workers and loses only the case a worker di
   testing::Exe down = server_verb("stop '" + sock + "'");
   INFO(down.out);
   CHECK(down.rc == 0);
-  CHECK(down.out.find("stopped, served=8") != std::string::npos);
+  CHECK(down.out.find("stopped, served=12") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(sock));
   CHECK(server_verb("stop '" + sock + "'").out.find("none running") != std::string::npos);
   CHECK_FALSE(run_on_case_server(sock, find(cat, "selftest.behave.ok"), 0, &s, &why));
