@@ -1,5 +1,6 @@
 #include "harness/runner/node_run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -7,6 +8,7 @@
 
 #include "harness/runner/execute.hpp"
 #include "harness/runner/plan.hpp"
+#include "harness/runner/schedule.hpp"
 
 namespace cuconform {
 namespace {
@@ -111,6 +113,16 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   std::thread host([&] {
     SuperviseOptions so = opt.base;
     if (n == 1) so.host_late_go = &host_late_go;
+    // Beside one GPU the host lanes take the cores its parallel lanes leave (make_plan decides the
+    // same from the whole selection; this executor sees only the host cases).
+    if (n == 1 && so.host_lanes == 0) {
+      const auto shared = std::count_if(out.gpu_cases.begin(), out.gpu_cases.end(),
+                                        [](const Case* c) { return c->placement.gpu == GpuUse::shared; });
+      if (shared > 0) {
+        const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        so.host_lanes = host_lanes_beside(cores, so.gpu_lanes > 0 ? so.gpu_lanes : gpu_lanes_for_cases(static_cast<std::size_t>(shared)));
+      }
+    }
     so.on_start = nullptr;
     so.phase_done = nullptr;
     so.on_result = [&](const Case& c, const CaseResult& r) { report(-1, c, r); };

@@ -286,6 +286,10 @@ TEST_CASE("a small parallel step gets fewer GPU lanes and its cores go to the ho
   CHECK(step(make_plan(small, {h200(0)}, set), Phase::parallel).lanes == 6);
   CHECK(step(make_plan(small, {h200(0)}, set), Phase::host).lanes == 10);
   CHECK(step(make_plan(small, {h200(0), h200(1)}, sixteen_cores()), Phase::host).lanes == 8);
+  // As the executor plans its one GPU: no GPU list, the lanes it sized itself.
+  PlanOptions executor = sixteen_cores();
+  executor.gpu_lanes = 4;
+  CHECK(step(make_plan(small, {}, executor), Phase::host).lanes == 12);
   CHECK(gpu_lanes_for_cases(0) == 1);
   CHECK(gpu_lanes_for_cases(112) == 1);
   CHECK(gpu_lanes_for_cases(113) == 2);
