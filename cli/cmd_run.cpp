@@ -339,6 +339,8 @@ int cmd_run(const Options& o) {
   SuperviseOptions& so = no.base;
   so.specs_dir = cat.dir;
   so.stop = &g_stop;
+  // Before the first line it prints: a signal after it is a stop the results record.
+  catch_stop_signals();
   apply_plan_options(po, &so);
   so.gpus_on_host = n;
   // Without a GPU the reason is said once, here, and the cases it makes not-supported are counted,
@@ -375,7 +377,6 @@ int cmd_run(const Options& o) {
       }
     }
   };
-  catch_stop_signals();
   NodeOutcome node = run_node(cases, no);
   if (!node.health_note.empty()) std::cout << node.health_note << "\n";
   if (no_gpu_cases.load()) std::cout << "not-supported for want of a GPU: " << no_gpu_cases.load() << " case(s), not listed (no GPU: " << why_none << ")\n";
