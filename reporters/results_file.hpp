@@ -104,7 +104,7 @@ Fleet load_results(const std::string& path);
 // As load_results, less what a FleetDigest never reads (reporters/fleet_digest.hpp), left out as
 // the text is parsed: each case's source, params, tags and relies, each result's reason, expected,
 // observed and its facts but "outcome" read empty. A night of thousands of files reads this way
-// (about 3 times faster); the text must still parse whole, and the fields kept are checked alike.
+// (about half the CPU time); the text must still parse whole, and the fields kept are checked alike.
 Fleet load_results_for_digest(const std::string& path);
 // The run of stored "suite", "run" and "device" objects (compact JSON, as RunInfo keeps them):
 // the history reads its runs back this way. Throws ResultsError.
