@@ -30,7 +30,11 @@ void FleetDigest::add(const Fleet& f, const KnownList* known) {
       if (fresh) categories.push_back(cit->first);
       row[local[i]] = static_cast<std::uint16_t>(cit->second + 1);
       for (auto& [name, v] : o->measurements) {
-        if (!compared_measure(name) || !std::isfinite(v)) continue;
+        if (!std::isfinite(v)) continue;
+        // measure_kind is three regex searches: once a name (a few hundred names, 5,000 cases a file).
+        auto [kit, kfresh] = compared_.try_emplace(name, false);
+        if (kfresh) kit->second = compared_measure(name);
+        if (!kit->second) continue;
         auto [mit, mfresh] = measure_ix_.emplace(f.cases[i].name + "\t" + name, static_cast<std::uint32_t>(measures.size()));
         if (mfresh) measures.emplace_back(local[i], name);
         vals.emplace_back(mit->second, v);

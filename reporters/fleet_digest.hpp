@@ -52,6 +52,7 @@ struct FleetDigest {
  private:
   std::unordered_map<std::string, std::uint32_t> case_ix_, category_ix_;
   std::unordered_map<std::string, std::uint32_t> measure_ix_;  // "case\tname"
+  std::unordered_map<std::string, bool> compared_;             // compared_measure, by name
 };
 
 FleetDigest digest_of(const Fleet& f, const KnownList* known = nullptr);

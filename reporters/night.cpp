@@ -106,7 +106,7 @@ struct LoadedGpu {
 
 void load_gpu(LoadedGpu* l) {
   try {
-    l->fleet = load_results(l->file);
+    l->fleet = load_results_for_digest(l->file);  // the digest's fields only
     l->ok = true;
   } catch (const std::exception& e) {
     l->why = e.what();
@@ -273,7 +273,7 @@ Night night_of_files(const std::vector<std::string>& files, const KnownList* kno
   Night night;
   night.name = "the files given";
   for (auto& file : files) {
-    Fleet f = load_results(file);  // bad input here is the command's bad input: named, exit 2
+    Fleet f = load_results_for_digest(file);  // bad input here is the command's bad input: named, exit 2
     for (std::size_t i = 0; i < f.runs.size(); ++i) {
       const RunInfo& r = f.runs[i];
       std::string host = r.dev("node").empty() ? r.get(r.run, "host") : r.dev("node");

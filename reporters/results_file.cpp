@@ -261,10 +261,22 @@ void read_fleet(const std::string& path, const JsonField& root, Fleet* f) {
 
 }  // namespace
 
-Fleet load_results(const std::string& path) {
+namespace {
+
+// The members load_results_for_digest leaves out: a case's (results file) or a result's (fleet
+// file) text fields and facts, which are most of a file; "outcome" is a recorded case's category.
+bool digest_never_reads(const std::string& object, const std::string& key) {
+  if (object == "cases[]" || object == "cases[].results[]")
+    return key == "source" || key == "params" || key == "tags" || key == "relies" || key == "reason" || key == "expected" ||
+           key == "observed";
+  if (object == "cases[].facts" || object == "cases[].results[].facts") return key != "outcome";
+  return false;
+}
+
+Fleet read_results_file(const std::string& path, JsonPrune prune) {
   Fleet f;
   try {
-    JsonDoc doc = JsonDoc::from_file(path);
+    JsonDoc doc = JsonDoc::from_file(path, prune);
     JsonField root = doc.root();
     if (!root.is_object()) root.fail("not a cuconform results file (expected a JSON object)");
     f.schema = root["schema"].required().str();
@@ -281,6 +293,12 @@ Fleet load_results(const std::string& path) {
   unique_labels(f);
   return f;
 }
+
+}  // namespace
+
+Fleet load_results(const std::string& path) { return read_results_file(path, nullptr); }
+
+Fleet load_results_for_digest(const std::string& path) { return read_results_file(path, digest_never_reads); }
 
 RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
                            const std::string& device_json) {

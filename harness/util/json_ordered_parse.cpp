@@ -12,7 +12,7 @@ using Json = nlohmann::ordered_json;
 // object members instead of looking each one up.
 class Builder {
  public:
-  Builder(Json& root, std::vector<std::string>* repeated) : root_(root), repeated_(repeated) {}
+  Builder(Json& root, std::vector<std::string>* repeated, JsonPrune prune) : root_(root), repeated_(repeated), prune_(prune) {}
 
   bool null() { return put(nullptr); }
   bool boolean(bool v) { return put(v); }
@@ -27,6 +27,7 @@ class Builder {
   bool end_array() { return close(); }
 
   bool key(std::string& k) {
+    if (skipping_ > 0) return true;
     Open& o = open_.back();
     // ordered_map is a std::vector of members: its own operator[] and emplace search by key.
     auto& members = static_cast<std::vector<std::pair<const std::string, Json>>&>(o.value->get_ref<Json::object_t&>());
@@ -40,6 +41,7 @@ class Builder {
       *member_ = nullptr;
     }
     last_key_ = &at->first;
+    pruned_ = prune_ && prune_(o.pattern, *last_key_);
     return true;
   }
 
@@ -53,6 +55,7 @@ class Builder {
     Json* value;
     std::unordered_map<std::string, std::size_t> keys;  // an object's members by key
     std::string key;                                    // for paths: the member being read
+    std::string pattern;                                // with prune: its path, indices as "[]"
   };
 
   template <class V>
@@ -72,17 +75,33 @@ class Builder {
   }
   template <class V>
   bool put(V&& v) {
+    if (skipping_ > 0) return true;
+    if (pruned_) {
+      pruned_ = false;  // the member stays, as null
+      return true;
+    }
     place(std::forward<V>(v));
     return true;
   }
   bool open(Json::value_t t) {
+    if (skipping_ > 0 || pruned_) {  // inside a member left out: nothing kept, the levels counted
+      pruned_ = false;
+      ++skipping_;
+      return true;
+    }
+    std::string pattern;
+    if (prune_ && !open_.empty()) {
+      const Open& parent = open_.back();
+      pattern = parent.pattern + (parent.value->is_array() ? "[]" : (parent.pattern.empty() ? "" : ".") + *last_key_);
+    }
     if (!open_.empty() && open_.back().value->is_object()) open_.back().key = *last_key_;
     Json* v = place(t);
-    open_.push_back({v, {}, {}});
+    open_.push_back({v, {}, {}, std::move(pattern)});
     return true;
   }
   bool close() {
-    open_.pop_back();
+    if (skipping_ > 0) --skipping_;
+    else open_.pop_back();
     return true;
   }
 
@@ -102,6 +121,9 @@ class Builder {
   std::vector<Open> open_;
   Json* member_ = nullptr;
   const std::string* last_key_ = nullptr;  // the key of the member being read (in Open::keys)
+  JsonPrune prune_;
+  bool pruned_ = false;        // the next value is a member left out
+  std::size_t skipping_ = 0;  // open levels inside a member left out
 };
 
 }  // namespace
@@ -119,9 +141,9 @@ nlohmann::ordered_json ordered_object(std::vector<std::pair<std::string, nlohman
   return out;
 }
 
-nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys) {
+nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys, JsonPrune prune) {
   Json root;
-  Builder b(root, repeated_keys);
+  Builder b(root, repeated_keys, prune);
   Json::sax_parse(text, &b);
   return root;
 }

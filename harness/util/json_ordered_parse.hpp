@@ -14,7 +14,13 @@ namespace cuconform {
 // As nlohmann::ordered_json::parse(text): throws nlohmann::json::parse_error on bad text; a key
 // given twice in one object keeps its first place and its last value, as there. `repeated_keys`,
 // when given, gets the path of each repeated key ("cases[3].verdict").
-nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys = nullptr);
+// `prune`, when given, says which members a reader never looks at: called with the path of the
+// object that holds the member, indices as "[]" ("cases[]", "cases[].facts"), and its key; true
+// leaves the member's value out (it reads as null; its key stays, so a repeated key is still
+// found, though not one inside a value left out). The text is still read, and must parse, whole.
+using JsonPrune = bool (*)(const std::string& object_path, const std::string& key);
+nlohmann::ordered_json parse_ordered_json(const std::string& text, std::vector<std::string>* repeated_keys = nullptr,
+                                          JsonPrune prune = nullptr);
 
 // An object of `members` in their order, made in linear time: ordered_json's operator[] searches
 // the members before each one it adds (writing 200,000 measurements took minutes). A key given

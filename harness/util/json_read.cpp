@@ -30,23 +30,25 @@ std::string parse_message(const nlohmann::json::parse_error& e) {
 
 }  // namespace
 
-JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), name_(std::move(name)) {
+JsonDoc::JsonDoc(std::string text, std::string name, JsonPrune prune) : text_(std::move(text)), name_(std::move(name)) {
   std::size_t deep = json_nesting_beyond(text_, kMaxJsonDepth);
   if (deep != std::string::npos) {
     TextPosition p = position_in(text_, deep);
     throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": nesting deeper than " +
                     std::to_string(kMaxJsonDepth) + " levels: not a cuconform file (one nests about 6)");
   }
+  std::vector<std::string> repeated;
   try {
-    root_ = parse_ordered_json(text_);  // linear in the members (harness/util/json_ordered_parse.hpp)
+    root_ = parse_ordered_json(text_, &repeated, prune);  // linear in the members (harness/util/json_ordered_parse.hpp)
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the characters read, the offending one included.
     TextPosition p = position_in(text_, e.byte > 0 ? e.byte - 1 : 0);
     throw JsonError(name_ + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + parse_message(e));
   }
-  // A repeated key reads as its last value (a trailing "cases": [] empties a run): refused. A
-  // second pass, linear, keeping the keys of the objects open at a time.
+  // A repeated key reads as its last value (a trailing "cases": [] empties a run): refused. The
+  // parse finds one; a second pass, linear, only then, finds the first in the text for the message.
   std::string key, in;
+  if (repeated.empty()) return;
   if (const std::size_t at = json_duplicate_key(text_, &key, &in); at != std::string::npos) {
     const TextPosition p = position_in(text_, at);
     if (key.size() > 80) key = key.substr(0, 80) + "...";
@@ -55,9 +57,9 @@ JsonDoc::JsonDoc(std::string text, std::string name) : text_(std::move(text)), n
   }
 }
 
-JsonDoc JsonDoc::from_file(const std::string& path) {
+JsonDoc JsonDoc::from_file(const std::string& path, JsonPrune prune) {
   try {
-    return JsonDoc(read_input_file(path), path);
+    return JsonDoc(read_input_file(path), path, prune);
   } catch (const InputError& e) {
     throw JsonError(e.what());
   }

@@ -6,6 +6,8 @@
 // All are a JsonError; bad input never crashes a reader, nor costs more than a few times its size.
 #include <nlohmann/json.hpp>
 
+#include "harness/util/json_ordered_parse.hpp"  // JsonPrune
+
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -57,9 +59,11 @@ class JsonField {
 // it, so it stays where it was made.
 class JsonDoc {
  public:
-  JsonDoc(std::string text, std::string name);
+  // `prune` (harness/util/json_ordered_parse.hpp): members the reader never looks at, left out
+  // (null) as the text is parsed, for a reader that needs a few fields of a large file.
+  JsonDoc(std::string text, std::string name, JsonPrune prune = nullptr);
   // The file's text, gzip or not (harness/util/input_file.hpp): "PATH: cannot open: ...".
-  static JsonDoc from_file(const std::string& path);
+  static JsonDoc from_file(const std::string& path, JsonPrune prune = nullptr);
   JsonDoc(const JsonDoc&) = delete;
   JsonDoc& operator=(const JsonDoc&) = delete;
 
