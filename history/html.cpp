@@ -279,7 +279,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
       if (changed_here || flaky_rules.count(rule) || seen.size() > 1) notable.push_back(rule);
     }
     std::size_t shown = std::min<std::size_t>(notable.size(), 60);
-    o << "<h3 id=\"series-" << sc.series_id << "\">" << esc(sc.label) << ": the last " << window.size() << " of " << runs.size() << " run(s)</h3>";
+    o << "<a id=\"series-" << sc.series_id << "\"></a><h3>" << esc(sc.label) << ": the last " << window.size() << " of " << runs.size() << " run(s)</h3>";
     if (notable.empty()) {
       o << "<p class=\"ok\">Every rule kept its verdict over these runs.</p>";
     } else {

@@ -340,7 +340,7 @@ TEST_CASE("history report: 300 series make a summary page of bounded size, any s
   CHECK(has(page, "300 series: the 12 with the most changes and flaky cases drawn below"));
   for (int gpu = 0; gpu < 300; ++gpu) CHECK(has(page, "NVIDIA H200 " + hex(gpu) + " @ node-" + std::to_string(gpu / 8)));  // a row each
   std::size_t drawn = 0;
-  for (auto at = page.find("<h3 id=\"series-"); at != std::string::npos; at = page.find("<h3 id=\"series-", at + 1)) ++drawn;
+  for (auto at = page.find("<a id=\"series-"); at != std::string::npos; at = page.find("<a id=\"series-", at + 1)) ++drawn;
   CHECK(drawn == 12);
   // Drawn alone (the drill-down), a changed series that did not make the 12.
   Exe one = cuconform_cli("history report --db " + quote(db) + " --config '*" + hex(290) + "*' --html " + quote(dir + "/one.html"));
