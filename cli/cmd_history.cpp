@@ -216,7 +216,7 @@ const VerbRegistration kHistoryVerb("history", "every run in one database, and w
              "measurement the count, mean, variance, min and max of the values of the runs where the case passed "
              "(table measure_summary). Dropped: its other results (they repeat the verdict before them), its "
              "measurements, and the messages nothing kept names. One transaction, then the space is given back "
-             "(SQLite: VACUUM; PostgreSQL: VACUUM, reused by later nights). docs/fleet.md, \"History growth\".")
+             "(SQLite: VACUUM; PostgreSQL: VACUUM FULL of those tables; other runners wait meanwhile). docs/fleet.md, \"History growth\".")
       .value("--keep-days", "N", "runs that started N days before the newest stored run, or later, are kept whole (required)")
       .value("--keep-runs", "K", "so are the newest K runs of each configuration, what trend, report and compare --history read (default 30)");
   config(v.sub("report", "the history as one HTML page: timeline grid, trend plots, changes, flaky cases")

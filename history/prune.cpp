@@ -175,12 +175,15 @@ PruneSummary history_prune(Db& db, const PruneOptions& o) {
             [](const DbQuery&) {});
     tx.commit();
   }
-  // Outside the transaction, as both databases require.
+  // Outside the transaction, as both databases require; both rewrite the tables, and other
+  // writers and readers wait for it.
   if (std::string(db.backend()) == "sqlite") {
     db.exec("VACUUM");
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } else {
-    db.exec("VACUUM ANALYZE results, measurements, texts, measure_summary");
+    // FULL, like SQLite's VACUUM: a plain VACUUM left the space for reuse, and the next nights
+    // reused too little of it (20 GPUs x 10 nights: 883 KB a pruned GPU-night, against 1,540 KB never pruned).
+    db.exec("VACUUM (FULL, ANALYZE) results, measurements, texts, measure_summary");
   }
   sum.bytes_after = history_bytes(db);
   return sum;

@@ -24,8 +24,8 @@ struct PruneSummary {
   std::int64_t bytes_before = 0, bytes_after = 0;
 };
 
-// One write transaction; then the freed space is given back (SQLite: VACUUM; PostgreSQL: VACUUM,
-// which makes it reusable for the next nights rather than shrinking the files).
+// One write transaction; then the freed space is given back (SQLite: VACUUM; PostgreSQL: VACUUM
+// FULL of the tables it pruned): both rewrite what they vacuum, and other runners wait meanwhile.
 PruneSummary history_prune(Db& db, const PruneOptions& o);
 
 // The database's size in bytes (SQLite: its pages; PostgreSQL: pg_database_size).
