@@ -4,6 +4,8 @@
 //   history runs | changes | flaky | trend [CASE [MEASUREMENT]]   [--format text|md|json]
 //   history candidates [--nights N] [--configs M]   rules in shadow ready for promotion (docs/contract.md)
 //   history report --html FILE              timeline grid, trend plots, changes, flaky cases
+//   history prune --keep-days N [--keep-runs K]   older runs keep their verdict changes and measurement summaries
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <limits>
@@ -12,6 +14,7 @@
 #include "harness/spec/catalog.hpp"
 #include "history/candidates.hpp"
 #include "history/html.hpp"
+#include "history/prune.hpp"
 #include "history/render.hpp"
 #include "history/schema.hpp"
 #include "history/store.hpp"
@@ -43,6 +46,46 @@ std::string history_db_url(const Options& o) {
   return env && *env ? env : "results/history.sqlite";
 }
 
+// Bytes as "12.3 MB".
+std::string megabytes(std::int64_t b) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.1f MB", static_cast<double>(b) / 1e6);
+  return t;
+}
+
+int prune(const Options& o, const std::string& url) {
+  PruneOptions p;
+  if (!o.has("--keep-days")) {
+    std::cerr << "cuconform history prune: --keep-days N is required (the days before the newest run that are kept whole)\n";
+    return kExitBadInput;
+  }
+  for (auto [flag, out] : {std::pair<const char*, int*>{"--keep-days", &p.keep_days}, {"--keep-runs", &p.keep_runs}}) {
+    long v = 0;
+    if (!o.has(flag)) continue;
+    if (!whole_number(o.get(flag), 0, 100000, &v)) {
+      std::cerr << "cuconform history prune: " << flag << " '" << o.get(flag) << "' must be a whole number from 0 to 100000\n";
+      return kExitBadInput;
+    }
+    *out = static_cast<int>(v);
+  }
+  auto db = open_history(url, DbMode::write);
+  PruneSummary s = history_prune(*db, p);
+  std::cout << "history " << db->name() << ": ";
+  if (s.newest.empty()) {
+    std::cout << "no runs stored, nothing to prune\n";
+    return kExitOk;
+  }
+  std::cout << s.runs << " run(s) pruned: started before " << s.cutoff << " (" << p.keep_days << " days before the newest run, "
+            << s.newest << ") and not among the newest " << p.keep_runs << " of their configuration\n"
+            << "  results: " << s.results_dropped << " of " << s.results_before
+            << " dropped (repeats of the verdict before them; every verdict change and each case's latest result kept)\n"
+            << "  measurements: " << s.measurements_dropped << " dropped, summarized in " << s.summaries
+            << " (configuration, case, measurement) row(s) of measure_summary\n"
+            << "  texts: " << s.texts_dropped << " message(s) no kept result names dropped\n"
+            << "  size: " << megabytes(s.bytes_before) << " -> " << megabytes(s.bytes_after) << "\n";
+  return kExitOk;
+}
+
 int history(const Options& o) {
   const std::string& sub = o.sub;
   const std::vector<std::string>& args = o.positional;
@@ -62,6 +105,8 @@ int history(const Options& o) {
     std::cout << "\n";
     return s.unreadable.empty() ? kExitOk : kExitBadInput;
   }
+
+  if (sub == "prune") return prune(o, url);
 
   QueryOptions q;
   std::string error;
@@ -163,6 +208,17 @@ const VerbRegistration kHistoryVerb("history", "every run in one database, and w
   config(format(v.sub("trend", "measurements over runs; drift flagged (Mann-Kendall, Theil-Sen)")))
       .args(0, 2, "[CASE [MEASUREMENT]]", "case/measurement")
       .value("--last", "N", last);
+  v.sub("prune", "retention: older runs keep every verdict change and their measurements' summaries, the rest is dropped")
+      .about("A run that started more than --keep-days days before the newest stored run, and is not among the newest "
+             "--keep-runs of its configuration, keeps: its run row (history runs lists it as before), every result a "
+             "verdict change names (the first run with the change and the last run before it: history changes and "
+             "compare --history answer as before), each case's latest result, and per configuration, case and "
+             "measurement the count, mean, variance, min and max of the values of the runs where the case passed "
+             "(table measure_summary). Dropped: its other results (they repeat the verdict before them), its "
+             "measurements, and the messages nothing kept names. One transaction, then the space is given back "
+             "(SQLite: VACUUM; PostgreSQL: VACUUM FULL of those tables; other runners wait meanwhile). docs/fleet.md, \"History growth\".")
+      .value("--keep-days", "N", "runs that started N days before the newest stored run, or later, are kept whole (required)")
+      .value("--keep-runs", "K", "so are the newest K runs of each configuration, what trend, report and compare --history read (default 30)");
   config(v.sub("report", "the history as one HTML page: timeline grid, trend plots, changes, flaky cases")
              .value("--html", "FILE", "the page to write (required)", ValueHint::file))
       .value("--last", "N", last)

@@ -187,6 +187,9 @@ void timeline(std::ostringstream& o, const std::vector<const StoredRun*>& window
 
 }  // namespace
 
+// The most series a page draws; a series not drawn is a row of about 250 bytes.
+constexpr std::size_t kDrawnSeries = 12;
+
 std::string history_html_sections(Db& db, const QueryOptions& q) {
   DbTransaction tx(db, false);
   HistoryIndex idx = load_index(db);
@@ -218,9 +221,44 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
   o << "<span><i style=\"box-shadow:inset 0 0 0 2px #111;background:#fff\"></i>changed here (links to the change)</span>"
     << "<span><i style=\"border-left:3px solid #e08a00;background:#fff\"></i>driver changed</span></div>";
 
+  // A fleet's history has thousands of series: at most kDrawnSeries are drawn (timelines, changes,
+  // flaky cases, runs), those with the most changes and flaky cases first; every series is a row
+  // of the table below, and `history report --config GLOB` draws any of them on a page of its own.
+  std::map<std::int64_t, int> changes_of, flaky_of;
+  for (auto& sc : changes)
+    for (auto& e : sc.events) changes_of[sc.series_id] += static_cast<int>(e.cases.size());
+  for (auto& c : flaky) flaky_of[idx.by_config.at(c.config_id).front()->series_id] += static_cast<int>(c.cases.size());
+  std::vector<const SeriesChanges*> order;
+  for (auto& sc : changes) order.push_back(&sc);
+  std::stable_sort(order.begin(), order.end(), [&](auto* a, auto* b) {
+    return changes_of[a->series_id] + flaky_of[a->series_id] > changes_of[b->series_id] + flaky_of[b->series_id];
+  });
+  std::set<std::int64_t> drawn;
+  for (std::size_t i = 0; i < order.size() && i < kDrawnSeries; ++i) drawn.insert(order[i]->series_id);
+  auto drawn_config = [&](std::int64_t config) { return drawn.count(idx.by_config.at(config).front()->series_id) > 0; };
+  if (order.size() > kDrawnSeries) {
+    o << "<h3 id=\"series\">" << order.size() << " series: the " << kDrawnSeries << " with the most changes and flaky cases drawn below</h3>"
+      << "<p class=\"note\">Any other: <code>cuconform history report --config 'GLOB' --html FILE</code> with a glob on its label "
+      << "(<code>'*5f0c2a9e*'</code>: the first digits of its GPU's UUID; <code>'*@ gpu-node-17 *'</code>: the GPUs of a node).</p>"
+      << "<table><tr><th>series</th><th>runs</th><th>changes</th><th>flaky</th><th>newest run</th></tr>";
+    for (auto* sc : order) {
+      const StoredRun* newest = idx.by_series.at(sc->series_id).back();
+      o << "<tr><td>" << (drawn.count(sc->series_id) ? "<a href=\"#series-" + std::to_string(sc->series_id) + "\">" + esc(sc->label) + "</a>" : esc(sc->label))
+        << "</td><td class=\"n\">" << sc->runs << "</td><td class=\"n\">" << changes_of[sc->series_id] << "</td><td class=\"n\">"
+        << flaky_of[sc->series_id] << "</td><td>" << esc(newest->started) << "</td></tr>";
+    }
+    o << "</table>";
+  }
+
   // Timelines: the rules that changed, flip or differ across the window first; every rule below.
+  // Every rule × every run is about 1.3 MB a series (4,900 cases, 30 runs): drawn only on a page
+  // of one series (a run's report, the drill-down).
+  const bool every_rule = order.size() == 1;
   std::ostringstream all_rules;
+  if (!every_rule)
+    all_rules << "<p class=\"note\">Drawn on a page of one series: <code>cuconform history report --config 'GLOB' --html FILE</code>.</p>";
   for (auto& sc : changes) {
+    if (!drawn.count(sc.series_id)) continue;
     const auto& runs = idx.by_series.at(sc.series_id);
     std::vector<const StoredRun*> window = last_runs(runs, q.last);
     std::string ids;
@@ -246,7 +284,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
       if (changed_here || flaky_rules.count(rule) || seen.size() > 1) notable.push_back(rule);
     }
     std::size_t shown = std::min<std::size_t>(notable.size(), 60);
-    o << "<h3>" << esc(sc.label) << ": the last " << window.size() << " of " << runs.size() << " run(s)</h3>";
+    o << "<a id=\"series-" << sc.series_id << "\"></a><h3>" << esc(sc.label) << ": the last " << window.size() << " of " << runs.size() << " run(s)</h3>";
     if (notable.empty()) {
       o << "<p class=\"ok\">Every rule kept its verdict over these runs.</p>";
     } else {
@@ -254,6 +292,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
         << (shown < notable.size() ? ", the first " + std::to_string(shown) + " shown" : "") << "); a cell is the worst verdict of the rule's cases.</p>";
       timeline(o, window, {notable.begin(), notable.begin() + static_cast<long>(shown)}, cells, changed);
     }
+    if (!every_rule) continue;
     all_rules << "<details><summary>" << esc(sc.label) << ": all " << every.size() << " rules × the last " << window.size() << " runs</summary>";
     std::ostringstream t;
     timeline(t, window, every, cells, changed);
@@ -269,6 +308,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
   std::size_t plotted = 0;
   for (auto& t : trends) {
     if (plotted >= 24) break;
+    if (!drawn_config(t.config_id)) continue;
     if (t.config != last_config) o << (last_config.empty() ? "" : "</div>") << "<h3>" << esc(t.config) << "</h3><div class=\"trends\">";
     last_config = t.config;
     o << svg_trend(t, q.drift);
@@ -282,6 +322,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
     << "the last run of its series that had it; cases that flip back and forth (" << q.min_flips << "+ returns within " << q.window
     << " runs) are left out and listed as flaky.</p>";
   for (auto& sc : changes) {
+    if (!drawn.count(sc.series_id)) continue;
     o << "<h3>" << esc(sc.label) << "</h3>";
     if (sc.events.empty()) o << "<p class=\"ok\">No change in " << sc.runs << " run(s).</p>";
     for (auto& e : sc.events) {
@@ -307,7 +348,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
   o << "<section id=\"flaky\"><h2>Flaky cases (" << flaky_names.size() << ")</h2><p class=\"note\">Per configuration, the last " << q.last
     << " runs: a verdict that returns to an earlier one " << q.min_flips << "+ times, or <code>flake</code>.</p>";
   for (auto& c : flaky) {
-    if (c.cases.empty()) continue;
+    if (c.cases.empty() || !drawn_config(c.config_id)) continue;
     o << "<h3>" << esc(c.label) << "</h3><table><tr><th>case</th><th>flips</th><th>verdicts</th><th>oldest → newest</th></tr>";
     for (auto& fc : c.cases) {
       std::string states;
@@ -326,7 +367,7 @@ std::string history_html_sections(Db& db, const QueryOptions& q) {
   o << "<section id=\"runs\"><h2>Runs</h2>";
   for (auto config : idx.configs_in_order()) {
     const auto& runs = idx.by_config.at(config);
-    if (!glob_match(q.config_glob, runs.front()->config_label())) continue;
+    if (!glob_match(q.config_glob, runs.front()->config_label()) || !drawn_config(config)) continue;
     std::vector<const StoredRun*> window = last_runs(runs, q.last);
     o << "<details><summary>" << esc(runs.front()->config_label()) << ": " << runs.size() << " run(s)</summary><table><tr><th>run</th><th>seq</th>"
       << "<th>started</th><th>host</th><th>commit</th><th>toolkit</th><th>pass</th><th>fail</th><th>file</th></tr>";

@@ -120,6 +120,17 @@ const std::vector<Migration>& migrations() {
        "a series per GPU (device.uuid) and per selection of cases (run.selection: --profile, --area, ...), runs filed again",
        {},
        series_per_gpu_and_selection},
+      {4,
+       "measure_summary: the measurements of pruned runs, per configuration, case and measurement (history prune)",
+       {
+           // Count, mean, sum of squared deviations from the mean, min and max of the values of the
+           // pruned runs where the case passed: two of them merge into one (history/prune.cpp).
+           "CREATE TABLE measure_summary (config_id BIGINT NOT NULL REFERENCES configs (id), "
+           "case_id BIGINT NOT NULL REFERENCES cases (id), name_id BIGINT NOT NULL REFERENCES measure_names (id), "
+           "n BIGINT NOT NULL, mean DOUBLE PRECISION, m2 DOUBLE PRECISION, lo DOUBLE PRECISION, hi DOUBLE PRECISION, "
+           "PRIMARY KEY (config_id, case_id, name_id)) {without_rowid}",
+       },
+       nullptr},
   };
   return m;
 }

@@ -10,7 +10,7 @@
 
 namespace cuconform {
 
-constexpr int kHistorySchemaVersion = 3;
+constexpr int kHistorySchemaVersion = 4;
 constexpr const char* kHistorySchemaName = "cuconform-history";
 
 // Opens the database at `url` and brings its schema to `upto` (tests stop at an older

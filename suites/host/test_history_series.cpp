@@ -173,7 +173,7 @@ TEST_CASE("history schema: a version-2 database (a series per model) is migrated
   }
   {
     auto migrated = open_history(old, DbMode::write);
-    CHECK(history_schema_version(*migrated) == 3);
+    CHECK(history_schema_version(*migrated) == kHistorySchemaVersion);  // through 3, and on
     CHECK(has(db_text(*migrated, "SELECT value FROM meta WHERE key = 'migrated_to_3'", {}, ""), "a series per GPU"));
     CHECK(db_i64(*migrated, "SELECT COUNT(*) FROM series", {}, 0) == 3);
     CHECK(db_i64(*migrated, "SELECT COUNT(*) FROM transitions", {}, 0) == 0);
@@ -313,4 +313,43 @@ TEST_CASE("history: PostgreSQL gives up connecting after 10 s by default, sooner
   INFO(fallback.out);
   CHECK(fallback.rc == 2);  // 124 when it hung until `timeout` ended it
   CHECK(has(fallback.out, "timeout expired (cuconform gives up after 10 s unless ?connect_timeout=N in the URI or $PGCONNECT_TIMEOUT says otherwise)"));
+}
+
+TEST_CASE("history report: 300 series make a summary page of bounded size, any series drawn on a page of its own with --config",
+          "[host][history][history-db][history-html]") {
+  std::string dir = test_dir("many-series"), db = fresh_db("many_series"), files;
+  json base = night_one();
+  const std::string broken = first_passing(base);
+  auto hex = [](int gpu) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%08x", 0x10000000 + gpu);
+    return std::string(b);
+  };
+  // 300 GPUs, 8 a node, two nights; every tenth GPU fails a case on the second: 30 series that changed.
+  for (int gpu = 0; gpu < 300; ++gpu)
+    for (int night = 1; night <= 2; ++night)
+      files += write_run(dir, hex(gpu) + "-" + std::to_string(night) + ".json",
+                         variant(base, "GPU-" + hex(gpu) + "-1111-2222-3333-444444444444", "node-" + std::to_string(gpu / 8), night,
+                                 night == 2 && gpu % 10 == 0 ? broken : "")) +
+               " ";
+  REQUIRE(cuconform_cli("history add --db " + quote(db) + " " + files).rc == 0);
+  Exe all = cuconform_cli("history report --db " + quote(db) + " --html " + quote(dir + "/all.html"));
+  INFO(all.out);
+  REQUIRE(all.rc == 0);
+  const std::string page = read_text(dir + "/all.html");
+  CHECK(has(page, "300 series: the 12 with the most changes and flaky cases drawn below"));
+  for (int gpu = 0; gpu < 300; ++gpu) CHECK(has(page, "NVIDIA H200 " + hex(gpu) + " @ node-" + std::to_string(gpu / 8)));  // a row each
+  std::size_t drawn = 0;
+  for (auto at = page.find("<a id=\"series-"); at != std::string::npos; at = page.find("<a id=\"series-", at + 1)) ++drawn;
+  CHECK(drawn == 12);
+  // Drawn alone (the drill-down), a changed series that did not make the 12.
+  Exe one = cuconform_cli("history report --db " + quote(db) + " --config '*" + hex(290) + "*' --html " + quote(dir + "/one.html"));
+  REQUIRE(one.rc == 0);
+  const std::string single = read_text(dir + "/one.html");
+  CHECK(has(single, "<table class=\"tl\">"));
+  CHECK(has(single, "<code>" + broken + "</code>"));
+  CHECK_FALSE(has(single, " series: the 12 with the most"));
+  // The bound: 12 series drawn as fully as one alone, and a row of at most 400 bytes for each of the 300.
+  INFO("page " << page.size() << " bytes, one series alone " << single.size());
+  CHECK(page.size() < 12 * single.size() + 300 * 400);
 }
