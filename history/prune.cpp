@@ -8,29 +8,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/util/utc_time.hpp"
 #include "history/schema.hpp"
 #include "reporters/run_report.hpp"  // utc_now_iso8601
 
 namespace cuconform {
 
 namespace {
-
-// "2026-12-17T02:00:00Z" (fractions of a second ignored) as seconds since the epoch; NaN when it
-// does not read: such a run is never pruned.
-double epoch_of(const std::string& iso) {
-  std::tm tm{};
-  if (!strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%S", &tm)) return NAN;
-  return static_cast<double>(timegm(&tm));
-}
-
-std::string iso_of(double t) {
-  std::time_t s = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&s, &tm);
-  char b[32];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return b;
-}
 
 // Count, mean and sum of squared deviations (Welford), min and max: two summaries merge into the
 // summary of both sets of values (Chan et al.), so pruning again adds to what an earlier prune kept.
@@ -136,7 +120,7 @@ PruneSummary history_prune(Db& db, const PruneOptions& o) {
             {}, [&](const DbQuery& q) {
               ConfigRuns& c = configs[q.i64(1)];
               c.series = q.i64(2);
-              double t = epoch_of(q.text(3));
+              double t = utc_seconds_of(q.text(3));  // NaN (not in that form): never pruned
               c.runs.emplace_back(q.i64(0), t);
               if (t > newest) newest = t, sum.newest = q.text(3);
             });
@@ -147,7 +131,7 @@ PruneSummary history_prune(Db& db, const PruneOptions& o) {
       return sum;
     }
     const double cutoff = newest - 86400.0 * o.keep_days;
-    sum.cutoff = iso_of(cutoff);
+    sum.cutoff = utc_iso8601(static_cast<std::time_t>(cutoff));
     std::map<std::int64_t, std::set<std::int64_t>> by_series;
     for (auto& [config, c] : configs) {
       std::vector<std::int64_t> pruned;

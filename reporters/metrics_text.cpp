@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/util/output_file.hpp"
+#include "harness/util/utc_time.hpp"
 #include "reporters/throughput_table.hpp"
 
 namespace cuconform {
@@ -57,13 +58,6 @@ class Family {
   std::ostringstream* o_;
   std::string name_;
 };
-
-// "2026-11-21T10:22:56Z" as seconds since the epoch; NaN when it does not read.
-double epoch_of(const std::string& iso) {
-  std::tm tm{};
-  if (!strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm)) return NAN;
-  return static_cast<double>(timegm(&tm));
-}
 
 std::string tier_of(const RunInfo& r) {
   // The run's selection names the tier it chose ("--tier core"), where it chose one.
@@ -122,7 +116,7 @@ std::string gpu_metrics_text(const FleetDigest& f, const std::string& node, cons
       .sample(labels, {}, x.preflight_stopped ? 0 : 1);
   Family(&o, "cuconform_run_cut_off", "gauge", "1 when the run was stopped before it finished, else 0.").sample(labels, {}, x.cut_off.empty() ? 0 : 1);
   Family(&o, "cuconform_run_start_timestamp_seconds", "gauge", "When the GPU's last run started, seconds since the epoch (UTC).")
-      .sample(labels, {}, epoch_of(r->get(r->run, "started")));
+      .sample(labels, {}, utc_seconds_of(r->get(r->run, "started")));
   const std::string wall = r->get(r->run, "wall_s");
   Family(&o, "cuconform_run_duration_seconds", "gauge", "How long the GPU's last run took, seconds.")
       .sample(labels, {}, wall.empty() ? NAN : std::strtod(wall.c_str(), nullptr));

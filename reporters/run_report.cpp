@@ -2,6 +2,8 @@
 
 #include <ctime>
 
+#include "harness/util/utc_time.hpp"
+
 namespace cuconform {
 
 std::map<std::string, int> RunReport::counts() const {
@@ -29,11 +31,6 @@ bool RunReport::no_gpu_ran() const {
   return wanted && !device.available;
 }
 
-std::string utc_now_iso8601() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
+std::string utc_now_iso8601() { return utc_iso8601(std::time(nullptr)); }
 
 }  // namespace cuconform
