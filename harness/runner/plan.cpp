@@ -170,11 +170,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
       return o.gpu_lanes;
     }
     const NodeGpu* gpu = gpus.empty() ? nullptr : &gpus[static_cast<std::size_t>(g)];
-    const int lanes = gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, why);
-    const int by_cases = gpu_lanes_for_cases(shared.size());
-    if (by_cases >= lanes) return lanes;
-    *why = std::to_string(by_cases) + " (" + std::to_string(shared.size()) + " cases / 112; the GPU allows " + std::to_string(lanes) + ")";
-    return by_cases;
+    return parallel_lanes_for(gpu_lanes_for(gpu ? gpu->sm_count : 0, gpu ? gpu->total_mem : 0, cores, n, why), shared.size(), why);
   };
   {
     PlanStep s;
@@ -186,7 +182,7 @@ Plan make_plan(const std::vector<const Case*>& cases, const std::vector<NodeGpu>
     const bool beside_one = n == 1 && !shared.empty() && o.host_lanes == 0;
     const int automatic = beside_one ? host_lanes_beside(cores, parallel_lanes(0, &unused)) : default_host_lanes(cores);
     s.lanes = std::min<int>(o.host_lanes > 0 ? o.host_lanes : automatic, std::max<int>(1, host.size()));
-    s.lanes_why = o.host_lanes > 0 ? "set" : beside_one ? "the cores the GPU's parallel lanes leave, 8 to 12" : "the CPU cores less two, 1 to 8";
+    s.lanes_why = o.host_lanes > 0 ? "set" : beside_one ? "the cores the GPU's parallel lanes leave, at most 12, at least the cores less two (at most 8)" : "the CPU cores less two, 1 to 8";
     // More once the GPU's alone step is over (a run with GPU steps; a node's host step runs beside
     // every GPU and keeps its lanes).
     const int late = o.host_lanes_late > 0 ? o.host_lanes_late : late_host_lanes(cores);

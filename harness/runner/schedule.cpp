@@ -30,6 +30,13 @@ int late_host_lanes(int cores) { return std::clamp(cores, 1, 16); }
 
 int gpu_lanes_for_cases(std::size_t shared_cases) { return static_cast<int>(std::max<std::size_t>(1, (shared_cases + 111) / 112)); }
 
+int parallel_lanes_for(int allowed, std::size_t shared_cases, std::string* why) {
+  const int by_cases = gpu_lanes_for_cases(shared_cases);
+  if (by_cases >= allowed) return allowed;
+  if (why) *why = std::to_string(by_cases) + " (" + std::to_string(shared_cases) + " cases / 112; the GPU allows " + std::to_string(allowed) + ")";
+  return by_cases;
+}
+
 int host_lanes_beside(int cores, int gpu_lanes) { return std::max(default_host_lanes(cores), std::clamp(cores - gpu_lanes, 1, 12)); }
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after) {

@@ -46,8 +46,11 @@ int late_host_lanes(int cores);
 // 2.7 s with 4 lanes against 3.4-3.7 s with 8, its host lanes taking the cores freed (H200, 16
 // cores, 2026-11-29); the whole suite's 2,233 keep 8.
 int gpu_lanes_for_cases(std::size_t shared_cases);
+// The parallel step's lanes: `allowed` (what the GPU and the cores allow), or fewer where the
+// step's size warrants fewer (gpu_lanes_for_cases); `why` is rewritten when the size decided.
+int parallel_lanes_for(int allowed, std::size_t shared_cases, std::string* why);
 // Host lanes beside one GPU whose parallel step runs `gpu_lanes`: the cores it leaves, at most 12,
-// never fewer than default_host_lanes.
+// never fewer than default_host_lanes (16 cores: 8 to 12).
 int host_lanes_beside(int cores, int gpu_lanes);
 
 std::size_t isolated_workers_ahead(std::size_t left, int depth, bool lists_after);

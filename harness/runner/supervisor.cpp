@@ -324,13 +324,8 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
   for (const Case* c : cases) shared_cases += c->placement.gpu == GpuUse::shared ? 1 : 0;
   if (shared_cases > 1 && po.gpu_lanes <= 0) {
     // Sized from this process's GPU (cuInit and attributes only), as the plan sizes a node's GPUs.
-    po.gpu_lanes = default_gpu_lanes(&t.gpu_lanes_why, opt.gpus_on_host);
-    // A small parallel step leaves its cores to the host lanes (make_plan: gpu_lanes_for_cases).
-    if (const int by_cases = gpu_lanes_for_cases(shared_cases); by_cases < po.gpu_lanes) {
-      t.gpu_lanes_why = std::to_string(by_cases) + " (" + std::to_string(shared_cases) + " cases / 112; the GPU allows " +
-                        std::to_string(po.gpu_lanes) + ")";
-      po.gpu_lanes = by_cases;
-    }
+    // A small parallel step leaves its cores to the host lanes, as make_plan sizes it.
+    po.gpu_lanes = parallel_lanes_for(default_gpu_lanes(&t.gpu_lanes_why, opt.gpus_on_host), shared_cases, &t.gpu_lanes_why);
   } else if (shared_cases > 1) {
     t.gpu_lanes_why = std::to_string(po.gpu_lanes) + " (--jobs)";
   }
