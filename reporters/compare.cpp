@@ -482,7 +482,7 @@ std::string pick_baseline(const std::string& dir, const Fleet& now, std::string*
   for (auto& p : files) {
     // Every file named like a results file must read: one that does not (a git-lfs pointer, a
     // truncated .json.gz) is an error naming it, never skipped for another baseline.
-    Fleet f = load_results(p.string());
+    Fleet f = load_results_runs(p.string());  // the runs decide; the chosen one is read whole later
     if (f.schema != kResultsSchema || f.runs.empty()) continue;  // a fleet file: not a baseline
     const RunInfo& b = f.runs[0];
     const std::string bcg = b.get(b.run, "toolchain.codegen").empty() ? "sass" : b.get(b.run, "toolchain.codegen");

@@ -230,8 +230,9 @@ std::map<std::string, int> Fleet::counts(std::size_t run) const {
 
 namespace {
 
-void read_results(const std::string& path, const JsonField& root, Fleet* f) {
+void read_results(const std::string& path, const JsonField& root, Fleet* f, bool with_cases) {
   f->runs.push_back(read_run(path, root));
+  if (!with_cases) return;
   for (auto& c : root["cases"].required().elements()) {
     CaseRow head;
     read_case_head(c, &head);
@@ -241,12 +242,13 @@ void read_results(const std::string& path, const JsonField& root, Fleet* f) {
   }
 }
 
-void read_fleet(const std::string& path, const JsonField& root, Fleet* f) {
+void read_fleet(const std::string& path, const JsonField& root, Fleet* f, bool with_cases) {
   for (auto& r : root["runs"].required().elements()) {
     if (!r.is_object()) r.fail("a run must be an object");
     std::string file = r["file"].str();
     f->runs.push_back(read_run(file.empty() ? path : file, r));
   }
+  if (!with_cases) return;
   for (auto& c : root["cases"].required().elements()) {
     CaseRow head;
     read_case_head(c, &head);
@@ -273,7 +275,11 @@ bool digest_never_reads(const std::string& object, const std::string& key) {
   return false;
 }
 
+// The member load_results_runs leaves out: every case.
+bool runs_only(const std::string& object, const std::string& key) { return object.empty() && key == "cases"; }
+
 Fleet read_results_file(const std::string& path, JsonPrune prune) {
+  const bool with_cases = prune != runs_only;
   Fleet f;
   try {
     JsonDoc doc = JsonDoc::from_file(path, prune);
@@ -281,9 +287,9 @@ Fleet read_results_file(const std::string& path, JsonPrune prune) {
     if (!root.is_object()) root.fail("not a cuconform results file (expected a JSON object)");
     f.schema = root["schema"].required().str();
     if (f.schema == kResultsSchema)
-      read_results(path, root, &f);
+      read_results(path, root, &f, with_cases);
     else if (f.schema == kFleetSchema)
-      read_fleet(path, root, &f);
+      read_fleet(path, root, &f, with_cases);
     else
       root["schema"].fail("unknown schema '" + f.schema + "' (this cuconform reads " + kResultsSchema + " and " + kFleetSchema +
                           (f.schema.rfind("cuconform-", 0) == 0 ? "; another version of the schema: a newer cuconform wrote it?)" : ")"));
@@ -299,6 +305,8 @@ Fleet read_results_file(const std::string& path, JsonPrune prune) {
 Fleet load_results(const std::string& path) { return read_results_file(path, nullptr); }
 
 Fleet load_results_for_digest(const std::string& path) { return read_results_file(path, digest_never_reads); }
+
+Fleet load_results_runs(const std::string& path) { return read_results_file(path, runs_only); }
 
 RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
                            const std::string& device_json) {

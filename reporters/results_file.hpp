@@ -106,6 +106,9 @@ Fleet load_results(const std::string& path);
 // observed and its facts but "outcome" read empty. A night of thousands of files reads this way
 // (about half the CPU time); the text must still parse whole, and the fields kept are checked alike.
 Fleet load_results_for_digest(const std::string& path);
+// The runs (run, suite, device) and the schema of a results or fleet file, every case left out as
+// the text is parsed (it must still parse whole): pick_baseline chooses among baselines this way.
+Fleet load_results_runs(const std::string& path);
 // The run of stored "suite", "run" and "device" objects (compact JSON, as RunInfo keeps them):
 // the history reads its runs back this way. Throws ResultsError.
 RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
