@@ -18,7 +18,6 @@
 #include "harness/runner/gpu_identity.hpp"
 #include "harness/runner/node_run.hpp"
 #include "harness/runner/plan.hpp"
-#include "harness/runner/rerun.hpp"
 #include "harness/runner/preflight.hpp"
 #include "harness/runner/schedule.hpp"
 #include "harness/runner/supervisor.hpp"
@@ -335,6 +334,7 @@ int cmd_run(const Options& o) {
 
   NodeRunOptions no;
   no.gpus = gpus;
+  no.reruns = po.reruns;
   no.unhealthy_before = preflight_gpus(gpus, &identity, std::cout);  // NVML's view of each GPU, before any case
   SuperviseOptions& so = no.base;
   so.specs_dir = cat.dir;
@@ -418,12 +418,6 @@ int cmd_run(const Options& o) {
         results[k] = g.results[c->second];
         finished[k] = g.finished[c->second];
       }
-    }
-    // The plan's re-run step (harness/runner/rerun.hpp): never on a GPU the watch stopped.
-    if (reruns > 0 && node.unhealthy[gi].empty()) {
-      SuperviseOptions again = so;
-      again.worker_env = worker_env_for(gpus, i, -1);
-      run.workers_started += rerun_failures(cases, results, finished, static_cast<int>(reruns), again);
     }
     std::lock_guard<std::mutex> lock(snap_mu);  // no snapshot may land after the final write
     fill_entries(run, cases, results, finished);

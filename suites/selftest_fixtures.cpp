@@ -3,6 +3,7 @@
 // tested on every machine. Only the test executable has them (suites/testdata/specs).
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -30,6 +31,13 @@ Observation behave(FixtureContext& ctx) {
   if (how == "hang") std::this_thread::sleep_for(std::chrono::hours(1));
   if (how == "throw") throw std::runtime_error("fixture bug");
   if (how == "fault") throw DriverError(CUDA_ERROR_MISALIGNED_ADDRESS, "selftest launch");
+  if (how == "fail_once") {  // fails while $CUCONFORM_SELFTEST_MARK does not exist, making it
+    const char* mark = std::getenv("CUCONFORM_SELFTEST_MARK");
+    if (!mark) return Observation().judge(false, "a mark file ($CUCONFORM_SELFTEST_MARK)", "none set");
+    if (access(mark, F_OK) == 0) return Observation().judge(true, "the mark", "the mark was there");
+    if (FILE* f = std::fopen(mark, "w")) std::fclose(f);
+    return Observation().judge(false, "the mark", "no mark yet: made it");
+  }
   if (how == "pid") {  // reports its process id, so tests see which worker ran it
     Observation o;
     o.measure("pid", static_cast<double>(getpid()));
@@ -64,7 +72,7 @@ CUCONFORM_FIXTURE({.name = "selftest.echo",
                    .expect_keys = {"value"},
                    .run = echo});
 CUCONFORM_FIXTURE({.name = "selftest.behave",
-                   .summary = "abort | segv | hang | throw | fault | pid | ok",
+                   .summary = "abort | segv | hang | throw | fault | pid | fail_once | ok",
                    .params = {"how"},
                    .run = behave});
 

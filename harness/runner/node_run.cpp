@@ -8,7 +8,7 @@
 
 #include "harness/runner/execute.hpp"
 #include "harness/runner/plan.hpp"
-#include "harness/runner/schedule.hpp"
+#include "harness/runner/rerun.hpp"
 
 namespace cuconform {
 namespace {
@@ -44,6 +44,12 @@ CaseResult not_run(const Case& c, const std::string& why) {
   // The pre-flight's reason says itself that it came before the run.
   r.obs.reason = why.rfind("unhealthy before the run", 0) == 0 ? "not run: " + why : "not run: GPU unhealthy, " + why;
   return r;
+}
+
+const PlanStep* host_step_of(const Plan& plan) {
+  for (const PlanStep& s : plan.steps)
+    if (s.phase == Phase::host) return &s;
+  return nullptr;
 }
 
 }  // namespace
@@ -110,18 +116,15 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   // Host-only cases once, beside the GPUs. On one GPU its late host lanes start once that GPU's
   // alone step is over (plan.hpp: host_beside_gpu).
   std::atomic<bool> host_late_go{false};
+  const Plan node_plan = make_plan(cases, opt.gpus, plan_options_of(opt.base));
   std::thread host([&] {
     SuperviseOptions so = opt.base;
     if (n == 1) so.host_late_go = &host_late_go;
-    // Beside one GPU the host lanes take the cores its parallel lanes leave (make_plan decides the
-    // same from the whole selection; this executor sees only the host cases).
-    if (n == 1 && so.host_lanes == 0) {
-      const auto shared = std::count_if(out.gpu_cases.begin(), out.gpu_cases.end(),
-                                        [](const Case* c) { return c->placement.gpu == GpuUse::shared; });
-      if (shared > 0) {
-        const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-        so.host_lanes = host_lanes_beside(cores, so.gpu_lanes > 0 ? so.gpu_lanes : gpu_lanes_for_cases(static_cast<std::size_t>(shared)));
-      }
+    // The host step's lanes are the node plan's (make_plan sees the whole selection and the GPUs;
+    // this executor sees only the host cases): beside one GPU the cores its parallel lanes leave.
+    if (const PlanStep* step = host_step_of(node_plan)) {
+      so.host_lanes = step->lanes;
+      so.host_lanes_late = step->lanes_late > 0 ? step->lanes_late : step->lanes;  // none later: as many as now
     }
     so.on_start = nullptr;
     so.phase_done = nullptr;
@@ -245,6 +248,23 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
       g.finished[k] = true;
     }
     if (own) g.stopped_by = 0;  // the rest of the run went on
+  }
+  // The plan's re-run step (rerun.hpp): each GPU's failures again on that GPU, the GPUs at once,
+  // never on one the watch stopped; the host cases' failures once for the node, beside them.
+  if (opt.reruns > 0) {
+    std::vector<std::thread> again;
+    for (int i = 0; i < n; ++i) {
+      const auto gi = static_cast<std::size_t>(i);
+      if (!out.unhealthy[gi].empty()) continue;
+      again.emplace_back([&, i, gi] {
+        SuperviseOptions so = opt.base;
+        so.worker_env = worker_env_for(opt.gpus, i, -1);
+        SuperviseOutcome& g = out.gpu[gi];
+        g.workers_started += rerun_failures(out.gpu_cases, g.results, g.finished, opt.reruns, so);
+      });
+    }
+    out.host.workers_started += rerun_failures(out.host_cases, out.host.results, out.host.finished, opt.reruns, opt.base);
+    for (auto& t : again) t.join();
   }
   // Each Xid put down to a case is a fact of that case's result.
   for (int i = 0; i < n; ++i) {

@@ -33,6 +33,9 @@ struct NodeRunOptions {
   // Per GPU (as `gpus`): "" or why the pre-flight found it unhealthy before the run
   // (harness/runner/preflight.hpp); such a GPU runs nothing and its cases are not-run.
   std::vector<std::string> unhealthy_before;
+  // The plan's re-run step: each failure again up to this many times, a fresh worker each
+  // (rerun.hpp); after every GPU's phases, never on a GPU the watch stopped.
+  int reruns = 0;
 };
 
 struct NodeOutcome {

@@ -94,7 +94,7 @@ PlanOptions plan_options_of(const SuperviseOptions& so) {
   o.faults_share = so.faults_share_workers;
   o.isolated_alone = so.isolated_alone;
   o.shuffle_seed = so.shuffle ? std::to_string(so.shuffle_seed) : std::string();
-  // reruns stay 0: the re-run step is the caller's (rerun.hpp), after every GPU's results.
+  // reruns stay 0: a GPU's executor runs no re-runs; the node run does (NodeRunOptions::reruns).
   return o;
 }
 

@@ -3,8 +3,13 @@
 // still run and pass in a fresh worker.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <map>
+
+#include "harness/runner/node_run.hpp"
 #include "harness/runner/plan.hpp"
 #include "harness/runner/supervisor.hpp"
+#include "suites/host/test_temp_dir.hpp"
 
 using namespace cuconform;
 
@@ -275,4 +280,40 @@ TEST_CASE("a stop is typed: a signal or the GPU taken out, and the steps it cut 
       CHECK(s.stopped == want);
     }
   }
+}
+
+TEST_CASE("the node run's re-run step: a failure that passes again is a flake, one that fails again stays a failure",
+          "[host][isolation][rerun]") {
+  Catalog cat = load_catalog(kSpecs);
+  REQUIRE(cat.ok());
+  std::vector<const Case*> cases;
+  for (const char* n : {"selftest.behave.ok", "selftest.echo.value2", "selftest.flaky.fail_once"}) {
+    INFO("case " << n);
+    REQUIRE(cat.find_case(n));
+    cases.push_back(cat.find_case(n));
+  }
+  auto run = [&](int reruns, std::map<std::string, CaseResult>* by_name) {
+    const std::string mark = testing::temp_dir("rerun") + "/mark";  // fail_once fails until it exists
+    setenv("CUCONFORM_SELFTEST_MARK", mark.c_str(), 1);
+    NodeRunOptions opt;
+    opt.base.specs_dir = kSpecs;
+    opt.reruns = reruns;
+    NodeOutcome out = run_node(cases, opt);
+    unsetenv("CUCONFORM_SELFTEST_MARK");
+    REQUIRE(out.host.results.size() == out.host_cases.size());
+    for (std::size_t k = 0; k < out.host_cases.size(); ++k) (*by_name)[out.host_cases[k]->name] = out.host.results[k];
+    return out.host.workers_started;
+  };
+  std::map<std::string, CaseResult> once, again;
+  const int workers_once = run(0, &once), workers_again = run(2, &again);
+  REQUIRE(once.size() == 3);
+  CHECK(once["selftest.flaky.fail_once"].obs.verdict == Verdict::fail);
+  CHECK(again["selftest.behave.ok"].obs.verdict == Verdict::pass);
+  // Always failing: re-run twice, still a failure.
+  CHECK(again["selftest.echo.value2"].obs.verdict == Verdict::fail);
+  // Failing once: passes on its first re-run, reported as a flake with its first attempt.
+  const CaseResult& flake = again["selftest.flaky.fail_once"];
+  CHECK(flake.obs.verdict == Verdict::flake);
+  CHECK(flake.obs.reason.find("failed, then passed on re-run 1 of 2; first attempt: fail") != std::string::npos);
+  CHECK(workers_again == workers_once + 3);  // two for the failure, one for the flake
 }
