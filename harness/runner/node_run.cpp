@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -77,15 +78,25 @@ std::vector<std::vector<std::pair<int, int>>> peer_rounds(int gpus) {
 NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions& opt) {
   NodeOutcome out;
   const int n = std::max<int>(1, static_cast<int>(opt.gpus.size()));
-  // Two-GPU cases that may share the GPUs (no rate, no frequency, no fault) run during the
-  // parallel phase, every pair at once; the others after the isolated phase, in rounds.
+  // Where each case runs is the node plan's (make_plan): host cases once for the node; two-GPU
+  // cases that may share the GPUs (no rate, no frequency, no fault) during the parallel phase,
+  // every pair at once, the others after the isolated phase, in rounds; each GPU's own cases in
+  // its executor, which plans its parallel, alone and isolated steps the same way. The lists
+  // keep the selection's order (a shuffled plan's executors shuffle their own).
+  const Plan node_plan = make_plan(cases, opt.gpus, plan_options_of(opt.base));
+  std::map<const Case*, Phase> step_of;
+  for (const PlanStep& s : node_plan.steps)
+    for (const Case* c : s.cases) step_of.emplace(c, s.phase);
   std::vector<const Case*> pair_cases, pair_shared, pair_rest;
   for (const Case* c : cases) {
-    if (c->placement.gpu == GpuUse::none) out.host_cases.push_back(c);
-    else if (n > 1 && c->placement.gpus == 2) pair_cases.push_back(c);
+    const auto it = step_of.find(c);
+    const Phase phase = it == step_of.end() ? Phase::parallel : it->second;
+    if (phase == Phase::host) out.host_cases.push_back(c);
+    else if (phase == Phase::pairs_shared || phase == Phase::pairs) pair_cases.push_back(c);
     else out.gpu_cases.push_back(c);
+    if (phase == Phase::pairs_shared) pair_shared.push_back(c);
+    if (phase == Phase::pairs) pair_rest.push_back(c);
   }
-  for (const Case* c : pair_cases) (c->placement.exclusive() ? pair_rest : pair_shared).push_back(c);
   std::vector<std::atomic<int>> stops(static_cast<std::size_t>(n));
   for (auto& s : stops) s.store(0);
   HealthWatch watch(opt.gpus, &stops);
@@ -116,7 +127,6 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
   // Host-only cases once, beside the GPUs. On one GPU its late host lanes start once that GPU's
   // alone step is over (plan.hpp: host_beside_gpu).
   std::atomic<bool> host_late_go{false};
-  const Plan node_plan = make_plan(cases, opt.gpus, plan_options_of(opt.base));
   std::thread host([&] {
     SuperviseOptions so = opt.base;
     if (n == 1) so.host_late_go = &host_late_go;
