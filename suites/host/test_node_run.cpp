@@ -107,6 +107,29 @@ TEST_CASE("run --devices all on a node of four stand-in GPUs: a file per GPU, th
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("run --devices all with two-GPU cases: each GPU's file holds every case of the selection, once", "[host][node]") {
+  // The node plan places the two-GPU cases in its pairs steps and the rest on each GPU; what it
+  // places must come back in every GPU's report, whatever the step.
+  const std::string dir = temp_dir("node-pairs");
+  Exe e = cuconform_cli("run --devices all --area multi_gpu --out '" + dir + "'", "CUCONFORM_FAKE_GPUS=3");
+  INFO(e.out);
+  CHECK(e.rc == 3);
+  Exe plan = cuconform_cli("run --area multi_gpu --plan --json -", "");
+  REQUIRE(plan.rc == 0);
+  const auto p = nlohmann::json::parse(plan.out);
+  std::size_t selected = 0;
+  for (auto& s : p["steps"])
+    for (auto& w : s["workers"]) selected += w.size();
+  for (int i = 0; i < 3; ++i) {
+    auto j = nlohmann::json::parse(read_text(dir + "/results.gpu" + std::to_string(i) + ".json"));
+    std::set<std::string> names;
+    for (auto& c : j["cases"]) CHECK(names.insert(c["name"].get<std::string>()).second);
+    CHECK(names.size() == selected);  // one GPU's plan: every case in exactly one worker
+    CHECK(j["summary"]["not-supported"] == j["summary"]["total"]);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a GPU the health watch stops: its cases left are not-run with the Xid, the others complete, exit 4", "[host][node]") {
   const std::string dir = temp_dir("unhealthy");
   // GPU 1 reports Xid 79 (fell off the bus) after its 10th case.
