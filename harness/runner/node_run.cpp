@@ -47,12 +47,6 @@ CaseResult not_run(const Case& c, const std::string& why) {
   return r;
 }
 
-const PlanStep* host_step_of(const Plan& plan) {
-  for (const PlanStep& s : plan.steps)
-    if (s.phase == Phase::host) return &s;
-  return nullptr;
-}
-
 }  // namespace
 
 std::vector<std::vector<std::pair<int, int>>> peer_rounds(int gpus) {
@@ -132,7 +126,7 @@ NodeOutcome run_node(const std::vector<const Case*>& cases, const NodeRunOptions
     if (n == 1) so.host_late_go = &host_late_go;
     // The host step's lanes are the node plan's (make_plan sees the whole selection and the GPUs;
     // this executor sees only the host cases): beside one GPU the cores its parallel lanes leave.
-    if (const PlanStep* step = host_step_of(node_plan)) {
+    if (const PlanStep* step = node_plan.first(Phase::host)) {
       so.host_lanes = step->lanes;
       so.host_lanes_late = step->lanes_late > 0 ? step->lanes_late : step->lanes;  // none later: as many as now
     }

@@ -120,6 +120,12 @@ std::vector<const PlanStep*> Plan::steps_of(int gpu) const {
   return out;
 }
 
+const PlanStep* Plan::first(Phase phase) const {
+  for (const PlanStep& s : steps)
+    if (s.phase == phase) return &s;
+  return nullptr;
+}
+
 int Plan::processes() const {
   int n = 0;
   for (const PlanStep& s : steps) n += static_cast<int>(s.workers.size());

@@ -84,6 +84,7 @@ struct Plan {
   std::vector<std::pair<std::string, std::string>> options;  // name, "value (source)"
   // The steps of `gpu` (its own cases, not the two-GPU ones), and the host step.
   std::vector<const PlanStep*> steps_of(int gpu) const;
+  const PlanStep* first(Phase phase) const;  // the first step of `phase`, null when none
   int processes() const;       // worker processes the plan starts at least (spares and re-runs aside)
 };
 

@@ -300,12 +300,6 @@ class StepClock {
   std::vector<const std::string*> names_;
 };
 
-const PlanStep* step_of(const Plan& plan, Phase phase) {
-  for (const PlanStep& s : plan.steps)
-    if (s.phase == phase) return &s;
-  return nullptr;
-}
-
 }  // namespace
 
 // The executor of one GPU's plan: the supervisor plans its cases (make_plan: the same decisions
@@ -330,10 +324,10 @@ SuperviseOutcome supervise(const std::vector<const Case*>& cases, const Supervis
     t.gpu_lanes_why = std::to_string(po.gpu_lanes) + " (--jobs)";
   }
   const Plan plan = make_plan(cases, {}, po);
-  const PlanStep* host_step = step_of(plan, Phase::host);
-  const PlanStep* parallel = step_of(plan, Phase::parallel);
-  const PlanStep* alone = step_of(plan, Phase::alone);
-  const PlanStep* isolated = step_of(plan, Phase::isolated);
+  const PlanStep* host_step = plan.first(Phase::host);
+  const PlanStep* parallel = plan.first(Phase::parallel);
+  const PlanStep* alone = plan.first(Phase::alone);
+  const PlanStep* isolated = plan.first(Phase::isolated);
   t.gpu_lane_count = parallel ? parallel->lanes : 1;
 
   // Host lanes take items from one queue, so a slow item does not hold the others back.
