@@ -261,10 +261,6 @@ void read_fleet(const std::string& path, const JsonField& root, Fleet* f, bool w
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The members load_results_for_digest leaves out: a case's (results file) or a result's (fleet
 // file) text fields and facts, which are most of a file; "outcome" is a recorded case's category.
 bool digest_never_reads(const std::string& object, const std::string& key) {
@@ -278,8 +274,8 @@ bool digest_never_reads(const std::string& object, const std::string& key) {
 // The member load_results_runs leaves out: every case.
 bool runs_only(const std::string& object, const std::string& key) { return object.empty() && key == "cases"; }
 
-Fleet read_results_file(const std::string& path, JsonPrune prune) {
-  const bool with_cases = prune != runs_only;
+// `prune`: the members left out as the text is parsed; `with_cases` false: the runs alone are read.
+Fleet read_results_file(const std::string& path, JsonPrune prune, bool with_cases) {
   Fleet f;
   try {
     JsonDoc doc = JsonDoc::from_file(path, prune);
@@ -302,11 +298,11 @@ Fleet read_results_file(const std::string& path, JsonPrune prune) {
 
 }  // namespace
 
-Fleet load_results(const std::string& path) { return read_results_file(path, nullptr); }
+Fleet load_results(const std::string& path) { return read_results_file(path, nullptr, true); }
 
-Fleet load_results_for_digest(const std::string& path) { return read_results_file(path, digest_never_reads); }
+Fleet load_results_for_digest(const std::string& path) { return read_results_file(path, digest_never_reads, true); }
 
-Fleet load_results_runs(const std::string& path) { return read_results_file(path, runs_only); }
+Fleet load_results_runs(const std::string& path) { return read_results_file(path, runs_only, false); }
 
 RunInfo run_info_from_json(const std::string& file, const std::string& suite_json, const std::string& run_json,
                            const std::string& device_json) {
