@@ -20,8 +20,6 @@ namespace {
 
 const char* kBaseline = CUCONFORM_BASELINES_DIR "/NVIDIA-H200_driver-580.159.04.json.gz";
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 // The baseline as a clean run on node-a GPU `i`: every failure turned into a pass, so that what a
 // test plants is the only failure.
 nlohmann::ordered_json clean_gpu(int i) {

@@ -7,16 +7,13 @@
 #include <sstream>
 
 #include "harness/util/tools.hpp"
+#include "suites/host/test_cli_run.hpp"
 #include "suites/host/test_temp_dir.hpp"
 
 using cuconform::testing::temp_dir;
 
 using namespace cuconform;
-
-static ToolRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), CUCONFORM_EXE);
-  return run_tool(args, 120);
-}
+using cuconform::testing::cli;
 
 static int count_lines_with(const std::string& text, const std::string& needle) {
   std::istringstream in(text);

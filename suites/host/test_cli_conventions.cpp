@@ -9,19 +9,13 @@
 #include <sstream>
 
 #include "harness/util/tools.hpp"
+#include "suites/host/test_cli_run.hpp"
 #include "suites/host/test_reporters_support.hpp"
 
 using namespace cuconform;
 using namespace cuconform::testing;
 
 namespace {
-
-ToolRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), CUCONFORM_EXE);
-  return run_tool(args, 120);
-}
-
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
 // The verbs and subcommands of the issue that asked for these conventions: present whatever is added.
 const std::vector<std::string> kVerbs = {"list", "run", "lint", "device", "fixtures", "errata", "coverage",

@@ -32,8 +32,6 @@ using namespace cuconform::testing;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 // The widest same-GPU spread of a noise class, as a relative move.
 double spread_of(const std::string& cls, const std::string& measurement) {
   if (cls == "load-latency") return 0.052;

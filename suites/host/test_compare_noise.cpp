@@ -12,8 +12,6 @@ using namespace cuconform::testing;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 struct Knobs {
   double stale = 30656, reads = 32768;  // a race count (recorded, undefined.record counts)
   std::string stale_category = "stale>0, reads>0";

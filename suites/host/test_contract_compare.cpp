@@ -55,8 +55,6 @@ std::string known_file(const std::string& dir, const std::string& body) {
   return dir + "/known.yaml";
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST_CASE("compare of a run of 1.0.0 against the H200 baseline of 0.1.0: added, removed and redefined apart, exit 0", "[host][contract]") {

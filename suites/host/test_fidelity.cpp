@@ -17,8 +17,6 @@ using namespace cuconform::testing;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 // One rule of area `b` in DIR/b.yaml; `body` holds its kind, basis and whatever else it needs.
 Catalog load_rule(const std::string& dir, const std::string& body) {
   write_text(dir + "/b.yaml", "area: b\nrules:\n  - id: b.r\n    rule: r\n    source: s\n    min_cc: \"8.0\"\n" + body);

@@ -12,8 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 // A synthetic run as GPU `i` of `node`; without a GPU when `gpu` is false.
 std::string gpu_results(const std::string& node, int i, bool gpu = true) {
   auto s = synthetic_run();

@@ -22,8 +22,6 @@ using namespace cuconform::testing;
 
 namespace {
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 const std::string kBase = std::string(CUCONFORM_BASELINES_DIR) + "/NVIDIA-H200_driver-580.159.04.json.gz";
 
 nlohmann::ordered_json baseline() { return nlohmann::ordered_json::parse(read_input_file(kBase)); }

@@ -383,10 +383,7 @@ TEST_CASE("history report: timeline grid, trend plots, changes linked to their r
 
 TEST_CASE("history: bad options exit 2 with a message", "[host][history]") {
   std::string db = test_dir("history-options") + "/h.sqlite";
-  struct Bad {
-    std::string args, message;
-  };
-  std::vector<Bad> bad = {
+  check_refused(db, {
       {"history", "name a subcommand"},
       {"history merge", "unknown subcommand 'merge'"},
       {"history runs --window 3", "--window does not apply"},
@@ -395,13 +392,7 @@ TEST_CASE("history: bad options exit 2 with a message", "[host][history]") {
       {"history add", "name one or more results files"},
       {"history report", "--html FILE is required"},
       {"history runs extra", "unexpected argument 'extra'"},
-  };
-  for (auto& b : bad) {
-    Exe e = cuconform_cli(b.args + " --db " + quote(db));
-    INFO(b.args << ": " << e.out);
-    CHECK(e.rc == 2);
-    CHECK(e.out.find(b.message) != std::string::npos);
-  }
+  });
 }
 
 // Run by ci/history-screenshot-test.sh (which skips, exit 77, without chromium): the history

@@ -29,8 +29,6 @@ namespace {
 const char* kGpuA = "GPU-aaaaaaaa-1111-2222-3333-444444444444";
 const char* kGpuB = "GPU-bbbbbbbb-1111-2222-3333-444444444444";
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 // Night 1 of the small nights as JSON, for editing.
 json night_one() { return json::parse(read_text(small_nights().file(1))); }
 

@@ -142,6 +142,21 @@ inline int stored_runs(const std::string& db) {
   return n;
 }
 
+// A history command line the parser must refuse: exit 2, `message` in what it prints.
+struct Refusal {
+  std::string args, message;
+};
+
+// Each of `refusals` run against `db`, checked.
+inline void check_refused(const std::string& db, const std::vector<Refusal>& refusals) {
+  for (const Refusal& r : refusals) {
+    Exe e = cuconform_cli(r.args + " --db " + quote(db));
+    INFO(r.args << ": " << e.out);
+    CHECK(e.rc == 2);
+    CHECK(has(e.out, r.message));
+  }
+}
+
 
 // Every run of `from` (made by this cuconform) copied into `to` laid out as schema version 2 was:
 // one series per GPU model and code path, whatever the UUID and selection; the change points

@@ -56,8 +56,6 @@ Fleet fleet_of(const std::vector<nlohmann::ordered_json>& gpus, const std::strin
   return merge_fleets(parts);
 }
 
-bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 }  // namespace
 
 TEST_CASE("odd one out: of four GPUs, the one with an altered verdict and measurement is named, and nothing else", "[host][fleet]") {

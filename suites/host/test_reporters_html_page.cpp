@@ -15,8 +15,6 @@ using namespace cuconform;
 using namespace cuconform::testing;
 namespace fs = std::filesystem;
 
-static bool has(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
-
 static int count_of(const std::string& text, const std::string& needle) {
   int n = 0;
   for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;

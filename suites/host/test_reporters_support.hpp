@@ -18,6 +18,7 @@
 #include "reporters/results_json.hpp"
 #include "reporters/run_report.hpp"
 #include "suites/host/test_temp_dir.hpp"
+#include "suites/host/test_text.hpp"
 
 namespace cuconform::testing {
 

@@ -17,17 +17,14 @@
 
 #include "harness/util/run_cache.hpp"
 #include "harness/util/tools.hpp"
+#include "suites/host/test_cli_run.hpp"
 #include "suites/host/test_temp_dir.hpp"
 
 using cuconform::testing::temp_dir;
 
 using namespace cuconform;
+using cuconform::testing::cli;
 namespace fs = std::filesystem;
-
-static ToolRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), CUCONFORM_EXE);
-  return run_tool(args, 300);
-}
 
 TEST_CASE("run --codegen takes sass, jit or ptxas=FILE and says what is wrong otherwise", "[host][cli][codegen]") {
   ToolRun bad = cli({"run", "--codegen", "llvm", "--rule", "ldgsts.ptx.*"});

@@ -6,17 +6,14 @@
 #include <fstream>
 
 #include "harness/util/tools.hpp"
+#include "suites/host/test_cli_run.hpp"
 #include "harness/spec/coverage.hpp"
 #include "suites/host/test_temp_dir.hpp"
 
 using namespace cuconform;
+using cuconform::testing::cli;
 
 static std::string testdata(const std::string& p) { return std::string(CUCONFORM_TESTDATA) + "/" + p; }
-
-static ToolRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), CUCONFORM_EXE);
-  return run_tool(args, 120);
-}
 
 // A specs folder the cuconform executable can load (planned rules need no fixture; the selftest
 // fixtures live in the test binary only), with the testdata index beside it when `with_index`.
