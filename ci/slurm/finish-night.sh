@@ -15,12 +15,12 @@ exe=${CUCONFORM_EXE:-cuconform}
 night=$(basename "$out")
 mkdir -p "$out/compare"
 : >"$out/compare/exit.tsv"
-worst() {  # 2 > 4 > 1 > 3 > 0
+worsen() {  # RC: status becomes the worse of itself and RC, in the order 2 > 4 > 1 > 3 > 0
   local r
   for r in 2 4 1 3; do
-    if [ "$1" = "$r" ] || [ "$2" = "$r" ]; then echo "$r"; return; fi
+    if [ "$status" = "$r" ] || [ "$1" = "$r" ]; then status=$r; return; fi
   done
-  echo 0
+  status=0
 }
 shopt -s nullglob
 files=("$out"/nodes/*/results.gpu*.json "$out"/nodes/*/results.gpu*.json.gz "$out"/nodes/*/results.json "$out"/nodes/*/results.json.gz)
@@ -42,26 +42,36 @@ if [ ${#files[@]} -gt 0 ]; then
   # side by side, as many at a time as the machine has cores (CUCONFORM_JOBS), each writing its
   # exit code beside its report; exit.tsv is then written in the files' order, as before.
   jobs=${CUCONFORM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+  # NIGHT/nodes/NODE/results.gpuN.json[.gz] -> NODE.gpuN in $REPLY, in bash alone: a process or
+  # three a file was 2.5 minutes of a 10,000-GPU night.
+  compare_name() {
+    local dir=${1%/*} base=${1##*/}
+    base=${base#results.}
+    REPLY=${dir##*/}.${base%%.json*}
+  }
   compare_one() {  # FILE
     local f=$1 name rc=0
-    name=$(basename "$(dirname "$f")").$(basename "$f" | sed 's/^results\.//; s/\.json.*$//')
+    compare_name "$f"
+    name=$REPLY
     "$exe" compare "$baselines" "$f" ${known_file:+--known "$known_file"} --md "$out/compare/$name.md" >"$out/compare/$name.txt" 2>&1 || rc=$?
     echo "$rc" >"$out/compare/$name.rc"
   }
-  export -f compare_one
+  export -f compare_name compare_one
   export exe baselines out known_file
   printf '%s\0' "${files[@]}" | xargs -0 -n 1 -P "$jobs" bash -c 'compare_one "$1"' compare_one
   for f in "${files[@]}"; do
-    name=$(basename "$(dirname "$f")").$(basename "$f" | sed 's/^results\.//; s/\.json.*$//')
-    rc=$(cat "$out/compare/$name.rc" 2>/dev/null || echo 2)
-    rm -f "$out/compare/$name.rc"
-    printf '%s\t%s\n' "$name" "$rc" >>"$out/compare/exit.tsv"
-    status=$(worst "$status" "$rc")
-  done
+    compare_name "$f"
+    name=$REPLY
+    rc=2
+    [ -f "$out/compare/$name.rc" ] && read -r rc <"$out/compare/$name.rc"
+    printf '%s\t%s\n' "$name" "$rc"
+    worsen "$rc"
+  done >>"$out/compare/exit.tsv"
+  find "$out/compare" -maxdepth 1 -name '*.rc' -delete
 fi
 "$exe" fleet "$out" --history "$db" --html "$out/fleet.html" --md "$out/fleet.md" --json "$out/fleet.json" >"$out/fleet.txt" 2>&1
 fleet_rc=$?
 cat "$out/fleet.txt"
-status=$(worst "$status" "$fleet_rc")
+worsen "$fleet_rc"
 echo "night $night: status $status (fleet $fleet_rc, compare $out/compare/exit.tsv, history ${db%%\?*}); report $out/fleet.html"
 exit "$status"
