@@ -43,7 +43,7 @@ if [ ${#files[@]} -gt 0 ]; then
   # exit code beside its report; exit.tsv is then written in the files' order, as before.
   jobs=${CUCONFORM_JOBS:-$(nproc 2>/dev/null || echo 1)}
   # NIGHT/nodes/NODE/results.gpuN.json[.gz] -> NODE.gpuN in $REPLY, in bash alone: a process or
-  # three a file was 2.5 minutes of a 10,000-GPU night.
+  # three a file was 2.2 minutes of a 10,000-GPU night.
   compare_name() {
     local dir=${1%/*} base=${1##*/}
     base=${base#results.}
