@@ -157,7 +157,6 @@ inline void check_refused(const std::string& db, const std::vector<Refusal>& ref
   }
 }
 
-
 // Every run of `from` (made by this cuconform) copied into `to` laid out as schema version 2 was:
 // one series per GPU model and code path, whatever the UUID and selection; the change points
 // recomputed as version 2 did. Cases, texts, names and results keep their ids.

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "harness/util/tools.hpp"
-#include "suites/host/test_cli_run.hpp"
 #include "harness/spec/coverage.hpp"
+#include "suites/host/test_cli_run.hpp"
 #include "suites/host/test_temp_dir.hpp"
 
 using namespace cuconform;
